@@ -1,0 +1,3 @@
+from horserace.cli import entry_point
+
+entry_point()

@@ -1,0 +1,153 @@
+"""``horserace bench``: throughput and memory of the reference engine.
+
+Figures, not pass/fail: the benchmark prints medians over repeats, and the README quotes
+them.  Random play is a uniform choice among the distinct legal placements from a seeded
+generator (:mod:`horserace.playout`).
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+from horserace.hand import Hand
+from horserace.match import deal
+from horserace.playout import play_random_hand
+
+#: The configurations measured: (label, players, partnership).
+CONFIGS = (("2 players", 2, False), ("3 players", 3, False), ("4 players", 4, False), ("partnership", 4, True))
+
+
+@dataclass
+class PlayFigure:
+    config: str
+    events: bool
+    api: str  #: "run" (moves taken from the engine) or "checked" (every action validated)
+    hands: int
+    repeats: int
+    median_hands_per_second: float
+    min_hands_per_second: float
+    max_hands_per_second: float
+
+
+def play_checked_hand(hand: Hand, rng: random.Random) -> Hand:
+    """Random play through the public, fully checked actions: the cost an outside driver
+    pays (``place`` validates every placement, draws and passes are explicit)."""
+    rand = rng.random
+    while not hand.over:
+        hand.play_forced()
+        if hand.over:
+            break
+        moves = hand.legal_placements()
+        tile, target, port = moves[int(rand() * len(moves))]
+        hand.place(hand.to_act, tile, target, port)
+    return hand
+
+
+def time_hands(players: int, partnership: bool, hands: int, *, record: bool, seed: int, checked: bool = False) -> float:
+    """Hands per second for ``hands`` random hands (deal included)."""
+    rng = random.Random(seed)
+    play = play_checked_hand if checked else play_random_hand
+    start = time.perf_counter()
+    for _ in range(hands):
+        tiles, boneyard = deal(rng, players)
+        hand = Hand(tiles, boneyard, 0, partnership=partnership, record=record, validate=False)
+        play(hand, rng)
+    return hands / (time.perf_counter() - start)
+
+
+def measure_play(
+    hands: int = 10_000,
+    repeats: int = 5,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[PlayFigure]:
+    figures = []
+    plan = [(label, p, part, rec, False) for label, p, part in CONFIGS for rec in (False, True)]
+    plan.append(("2 players", 2, False, True, True))
+    for label, players, partnership, record, checked in plan:
+        rates = []
+        for r in range(repeats):
+            if progress:
+                progress(f"{label}, events {'on' if record else 'off'}{', checked' if checked else ''}: repeat {r + 1}/{repeats}")
+            rates.append(time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked))
+        figures.append(
+            PlayFigure(
+                label, record, "checked" if checked else "run", hands, repeats,
+                round(statistics.median(rates)), round(min(rates)), round(max(rates)),
+            )
+        )
+    return figures
+
+
+def current_rss_kib() -> int:
+    """Resident memory now (Linux /proc), else the peak so far."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+        return pages * resource.getpagesize() // 1024
+    except OSError:
+        return peak_rss_kib()
+
+
+def peak_rss_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable[[str], None] | None = None) -> dict:
+    """Play ``hands`` two-player hands (events recorded per hand, as a replay would) and
+    sample resident memory at checkpoints, to show it stays flat."""
+    rng = random.Random(seed)
+    samples = []
+    step = max(1, hands // checkpoints)
+    start = time.perf_counter()
+    for i in range(1, hands + 1):
+        tiles, boneyard = deal(rng, 2)
+        play_random_hand(Hand(tiles, boneyard, 0, validate=False), rng)
+        if i % step == 0 or i == hands:
+            samples.append({"hands": i, "rss_kib": current_rss_kib()})
+            if progress:
+                progress(f"soak: {i:,}/{hands:,} hands, rss {samples[-1]['rss_kib']:,} KiB")
+    elapsed = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "seconds": round(elapsed, 1),
+        "hands_per_second": round(hands / elapsed),
+        "samples": samples,
+        "rss_growth_kib": samples[-1]["rss_kib"] - samples[0]["rss_kib"],
+    }
+
+
+def report(figures: list[PlayFigure], soak_result: dict | None) -> dict:
+    return {
+        "python": sys.version.split()[0],
+        "play": [asdict(f) for f in figures],
+        "peak_rss_kib": peak_rss_kib(),
+        "soak": soak_result,
+    }
+
+
+def format_text(result: dict) -> str:
+    lines = [f"Random hands per second (median of {result['play'][0]['repeats']} runs; Python {result['python']})", ""]
+    lines.append(f"{'configuration':<14} {'events':<7} {'api':<8} {'median':>9} {'min':>9} {'max':>9}")
+    for f in result["play"]:
+        lines.append(
+            f"{f['config']:<14} {'on' if f['events'] else 'off':<7} {f['api']:<8} "
+            f"{f['median_hands_per_second']:>9,} {f['min_hands_per_second']:>9,} {f['max_hands_per_second']:>9,}"
+        )
+    lines.append("")
+    lines.append(f"peak resident memory: {result['peak_rss_kib'] / 1024:.1f} MiB")
+    soak_result = result.get("soak")
+    if soak_result:
+        lines.append(
+            f"soak: {soak_result['hands']:,} two-player hands in {soak_result['seconds']} s "
+            f"({soak_result['hands_per_second']:,}/s); resident memory "
+            + ", ".join(f"{s['rss_kib'] / 1024:.1f}" for s in soak_result["samples"])
+            + f" MiB; growth {soak_result['rss_growth_kib']} KiB"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Events: everything that happens in a hand, as small immutable records.
+
+Fixtures check these (the whole event trace of a ``play`` fixture), so each field is
+named for the observation it carries.  Tiles and seats are ints here; the canonical text
+encoding lives with the fixture code.  They are NamedTuples: cheap to create on the hot
+path and immutable.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+
+class HandEndReason(str, Enum):
+    DOMINO = "domino"  #: a player placed their last tile (HR-END-1)
+    BLOCKED = "blocked"  #: empty boneyard and nobody can place (HR-BLOCK-1)
+    MATCH = "match"  #: a placement reached the target; the hand is not settled (HR-MATCH-1)
+
+
+class Place(NamedTuple):
+    """A placement (HR-PLACE-1) with its count (HR-COUNT-1) and credit (HR-CREDIT-1)."""
+
+    seat: int
+    tile: int
+    target: int | None
+    port: int | None
+    count: int
+    credit_raw: int
+    credit: int  #: displayed points (HR-CREDIT-2)
+    continues: bool  #: the same player places again (HR-TURN-1)
+    drawn: bool  #: the tile fell under the drawn-tile exception (HR-TURN-3)
+
+
+class Draw(NamedTuple):
+    """One tile drawn from the boneyard (HR-DRAW-2)."""
+
+    seat: int
+    tile: int
+
+
+class Pass(NamedTuple):
+    """A pass: no legal placement and an empty boneyard (HR-PASS-1)."""
+
+    seat: int
+
+
+class EndTurn(NamedTuple):
+    """A turn given up during a continuation (variant ``continuation=optional``) or ended
+    at once for want of a playable tile (variant ``continuation_without_tile=end-turn``)."""
+
+    seat: int
+
+
+class HandEnd(NamedTuple):
+    """The end of a hand and its settlement (HR-END-1..2, HR-SETTLE-1..3)."""
+
+    reason: HandEndReason
+    winners: tuple[int, ...]  #: winning sides; empty when the match ended first
+    pips: tuple[int, ...]  #: remaining pip total per seat
+    credits: tuple[int, ...]  #: settlement credit per side, displayed points
+    scores: tuple[int, ...]  #: scores per side after the settlement
+    next_opener: int | None  #: seat; ``None`` after a block (a new lot) or the match's end
+
+
+class MatchEnd(NamedTuple):
+    """The match is won (HR-MATCH-1, HR-MATCH-2)."""
+
+    winners: tuple[int, ...]  #: sides, sharing the win when several
+    scores: tuple[int, ...]
+
+
+Event = Place | Draw | Pass | EndTurn | HandEnd | MatchEnd

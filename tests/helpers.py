@@ -1,0 +1,80 @@
+"""Small builders so tests read like the rule documents: tiles as "[a|b]", ports by name."""
+
+from __future__ import annotations
+
+from horserace.hand import Hand
+from horserace.layout import PORT_NAMES, Layout, parse_port
+from horserace.ruleset import CANONICAL, Ruleset
+from horserace.tiles import NAMES, parse_tile
+
+
+def T(text: str) -> int:
+    return parse_tile(text)
+
+
+def tiles(text: str) -> list[int]:
+    """"[1|2] [3|4]" -> tile indices."""
+    return [parse_tile(part + "]") for part in text.replace(" ", "").split("]") if part]
+
+
+def place(layout: Layout, tile: str, target: str | None = None, port: str | None = None) -> int:
+    t = T(tile)
+    tg = None if target is None else T(target)
+    p = None if port is None else parse_port(port)
+    tg, p = layout.normalise(t, tg, p)
+    return layout.place(t, tg, p)
+
+
+def build(*steps) -> Layout:
+    layout = Layout()
+    for step in steps:
+        place(layout, *step)
+    return layout
+
+
+def hand(
+    seats: list[str],
+    boneyard: str = "",
+    opener: int = 0,
+    *,
+    partnership: bool = False,
+    scores=None,
+    ruleset: Ruleset = CANONICAL,
+    target: int | None = None,
+) -> Hand:
+    return Hand(
+        [tiles(s) for s in seats],
+        tiles(boneyard),
+        opener,
+        partnership=partnership,
+        scores=scores,
+        ruleset=ruleset,
+        target=target,
+        fresh_deal=False,
+    )
+
+
+def act(h: Hand, seat: int, tile: str, target: str | None = None, port: str | None = None):
+    return h.place(seat, T(tile), None if target is None else T(target), None if port is None else parse_port(port))
+
+
+def trace(h: Hand) -> list[str]:
+    """Events as short strings, for readable assertions."""
+    out = []
+    for e in h.events:
+        kind = type(e).__name__
+        if kind == "Place":
+            where = "" if e.target is None else f" {NAMES[e.target]} {PORT_NAMES[e.port]}"
+            flags = ("+" if e.continues else "") + ("d" if e.drawn else "")
+            out.append(f"{e.seat} place {NAMES[e.tile]}{where} ={e.count}/{e.credit}{flags}")
+        elif kind == "Draw":
+            out.append(f"{e.seat} draw {NAMES[e.tile]}")
+        elif kind == "Pass":
+            out.append(f"{e.seat} pass")
+        elif kind == "EndTurn":
+            out.append(f"{e.seat} end-turn")
+        elif kind == "HandEnd":
+            out.append(f"end {e.reason.value} winners={list(e.winners)} credits={list(e.credits)} scores={list(e.scores)} next={e.next_opener}")
+        elif kind == "MatchEnd":
+            out.append(f"match winners={list(e.winners)} scores={list(e.scores)}")
+    return out

@@ -1,0 +1,66 @@
+"""The specification documents agree with the code: every rule ID the code cites exists,
+every rule cites all three documents, and the register's variants are the Ruleset's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from horserace.ruleset import VARIANT_FIELDS
+from horserace.specdoc import RULE_ID, load_interpretations, load_rules, spec_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DOCS = ROOT.parent / "shared" / "rules"
+DOC_FILES = {"id": "horse-race.id.txt", "it": "horse-race.it.txt", "fi": "horse-race.fi.txt"}
+
+
+def test_rule_ids_are_well_formed_and_unique():
+    rules = load_rules()
+    assert len(rules) >= 40
+    for rule_id, rule in rules.items():
+        assert re.fullmatch(r"HR-[A-Z]+-\d+", rule_id)
+        assert rule.title and rule.text
+
+
+def test_every_rule_cites_each_document():
+    for rule in load_rules().values():
+        assert set(rule.sources) == {"id", "it", "fi"}, rule.id
+
+
+def test_every_rule_id_cited_in_code_and_tests_exists():
+    rules = load_rules()
+    cited = {}
+    for path in [*ROOT.joinpath("horserace").rglob("*.py"), *ROOT.joinpath("tests").rglob("*.py")]:
+        for rule_id in RULE_ID.findall(path.read_text(encoding="utf-8")):
+            cited.setdefault(rule_id, path.name)
+    unknown = {rule_id: where for rule_id, where in cited.items() if rule_id not in rules}
+    assert not unknown, f"rule IDs cited but not in spec/rules.md: {unknown}"
+
+
+def test_register_variants_match_the_ruleset():
+    entries = load_interpretations()
+    named = {e.variant for e in entries.values() if e.variant}
+    for field, reading in named:
+        assert field in VARIANT_FIELDS, f"register names unknown ruleset field {field}"
+        assert reading in VARIANT_FIELDS[field][1:], f"{field}={reading} is not a non-canonical reading"
+    assert {f for f, _ in named} == set(VARIANT_FIELDS), "every ruleset variant has a register entry"
+
+
+def test_register_has_the_required_entries():
+    entries = load_interpretations()
+    assert {f"HRI-{n}" for n in range(1, 18)} <= set(entries)
+
+
+@pytest.mark.skipif(not RULES_DOCS.is_dir(), reason="../shared/rules/ is not present")
+def test_cited_section_headings_exist_in_the_documents():
+    texts = {lang: (RULES_DOCS / name).read_text(encoding="utf-8") for lang, name in DOC_FILES.items()}
+    for rule in load_rules().values():
+        for lang, source in rule.sources.items():
+            for heading in re.findall(r"«([^»]+)»", source):
+                assert heading in texts[lang], f"{rule.id}: {lang} heading «{heading}» not found"
+
+
+def test_spec_dir_is_the_repository_spec():
+    assert spec_dir() == ROOT / "spec"
