@@ -86,13 +86,16 @@ def measure_play(
 
 
 def current_rss_kib() -> int:
-    """Resident memory now (Linux /proc), else the peak so far."""
+    """Resident memory now (VmRSS from Linux /proc, the same measure as the peak), else
+    the peak so far."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        return pages * resource.getpagesize() // 1024
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
     except OSError:
-        return peak_rss_kib()
+        pass
+    return peak_rss_kib()
 
 
 def peak_rss_kib() -> int:
