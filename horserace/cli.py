@@ -102,7 +102,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="also play N two-player hands and sample resident memory to show it stays flat",
     )
     bench.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    bench.add_argument("--corpus", action="store_true", help="also measure fixture loading and replay throughput")
+
+    replay = sub.add_parser(
+        "replay",
+        help="validate and replay scenario fixtures against the reference engine",
+        description="Load fixtures strictly (YAML, schema, meaning) and replay each against the "
+        "reference engine, comparing expected and actual observations field by field.",
+    )
+    replay.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+    _selection_options(replay)
+    replay.add_argument(
+        "--variant", action="append", type=_variant, metavar="FIELD=READING",
+        help="replay under a ruleset with this reading of the register; fixtures for other readings "
+        "are skipped (repeatable; default: each fixture under its own readings)",
+    )
+    replay.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+    coverage = sub.add_parser(
+        "coverage",
+        help="rule IDs against fixtures; fails on rules or readings without fixtures",
+        description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
+        "when a rule has fewer than two fixtures or a register reading has no fixture.",
+    )
+    coverage.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+    coverage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     return parser
+
+
+def _selection_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--select", action="append", metavar="WHAT",
+                   help="only fixtures matching a fixture ID, rule ID or kind (id:, rule:, kind: to be explicit; repeatable)")
+    p.add_argument("--deselect", action="append", metavar="WHAT", help="leave out fixtures matching WHAT (repeatable)")
 
 
 def _progress(enabled: bool):
@@ -188,7 +219,75 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-COMMANDS = {"play": cmd_play, "bench": cmd_bench}
+def _load(paths: list[str]):
+    from horserace.fixtures import load_paths
+
+    for p in paths:
+        from pathlib import Path
+
+        if not Path(p).exists():
+            raise UsageError(f"horserace: no such file or folder: {p}")
+    return load_paths(paths or None)
+
+
+def _print_load_errors(corpus, fmt: str) -> int:
+    if fmt == "json":
+        print(json.dumps({"errors": [e.to_dict() for e in corpus.errors]}, indent=2))
+    else:
+        for e in corpus.errors:
+            print(e.render(), file=sys.stderr)
+        print(f"{len(corpus.errors)} invalid fixture input(s) in {corpus.files} file(s); nothing was replayed",
+              file=sys.stderr)
+    return ExitCode.INVALID_INPUT
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import time
+
+    from horserace.replay import replay_fixture, select
+
+    start = time.perf_counter()
+    corpus = _load(args.paths)
+    if corpus.errors:
+        return _print_load_errors(corpus, args.format)
+    ruleset = _ruleset(argparse.Namespace(variant=args.variant, target=None)) if args.variant else None
+    fixtures = select(corpus.fixtures, args.select, args.deselect)
+    results = [replay_fixture(fx, ruleset) for fx in fixtures]
+    elapsed = time.perf_counter() - start
+    counts = {s: sum(1 for r in results if r.status == s) for s in ("pass", "fail", "error", "skip")}
+    bad = counts["fail"] + counts["error"]
+    if args.format == "json":
+        print(json.dumps({"summary": {"fixtures": len(results), **counts, "seconds": round(elapsed, 3),
+                                      "variants": ruleset.variants if ruleset else "each fixture's own"},
+                          "results": [r.to_dict() for r in results]}, indent=2))
+    else:
+        for r in results:
+            if r.status in ("fail", "error"):
+                fx = r.fixture
+                print(f"{r.status.upper()} {fx.id} [{fx.kind}] ({fx.primary_rule}) {fx.file}:{fx.line}: {fx.description}")
+                if r.message:
+                    print(f"  {r.message}")
+                for d in r.differences[:20]:
+                    print(f"  {d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}")
+                if len(r.differences) > 20:
+                    print(f"  ... and {len(r.differences) - 20} more differences")
+        print(f"replayed {len(results)} fixture(s) from {corpus.files} file(s): {counts['pass']} passed, "
+              f"{counts['fail']} failed, {counts['error']} error(s), {counts['skip']} skipped ({elapsed:.2f} s)")
+    return ExitCode.FAILURES if bad else ExitCode.OK
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from horserace.coverage import coverage_report, format_text
+
+    corpus = _load(args.paths)
+    if corpus.errors:
+        return _print_load_errors(corpus, args.format)
+    report = coverage_report(corpus.fixtures)
+    print(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
+    return ExitCode.FAILURES if report["gaps"] else ExitCode.OK
+
+
+COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

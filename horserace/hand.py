@@ -30,7 +30,7 @@ from horserace.ruleset import (
     Continuation,
     ContinuationWithoutTile,
     DrawnTileScope,
-    OpeningContinues,
+    OpeningContinuation,
     Ruleset,
 )
 from horserace.settlement import Settlement, settle
@@ -114,7 +114,7 @@ class Hand:
         self.match_winners: tuple[int, ...] = ()
         self.next_opener: int | None = None
         self.events: list[Event] | None = [] if record else None
-        self._opening_continues = ruleset.opening_continues is OpeningContinues.YES
+        self._opening_continues = ruleset.opening_continuation is OpeningContinuation.EARNED
         self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
         self._end_turn_variant = ruleset.continuation_without_tile is ContinuationWithoutTile.END_TURN
         self._immediate_block = ruleset.block_detection is BlockDetection.IMMEDIATE

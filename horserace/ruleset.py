@@ -25,11 +25,12 @@ class Continuation(str, Enum):
     OPTIONAL = "optional"  #: the player may end the turn instead
 
 
-class OpeningContinues(str, Enum):
-    """HRI-3: whether the opening tile can earn a continuation."""
+class OpeningContinuation(str, Enum):
+    """HRI-3: whether the opening tile can earn a continuation.  (The readings avoid
+    "yes" and "no", which YAML 1.1 reads as booleans.)"""
 
-    YES = "yes"  #: canonical: it is a tile played from hand
-    NO = "no"
+    EARNED = "earned"  #: canonical: it is a tile played from hand, like any other
+    NEVER = "never"  #: the opening tile never earns a continuation
 
 
 class DrawnTileScope(str, Enum):
@@ -59,7 +60,7 @@ class Ruleset:
 
     continuation_without_tile: ContinuationWithoutTile = ContinuationWithoutTile.DRAW
     continuation: Continuation = Continuation.COMPULSORY
-    opening_continues: OpeningContinues = OpeningContinues.YES
+    opening_continuation: OpeningContinuation = OpeningContinuation.EARNED
     drawn_tile_scope: DrawnTileScope = DrawnTileScope.SAME_TURN
     block_detection: BlockDetection = BlockDetection.IMMEDIATE
     branch_use: BranchUse = BranchUse.BOTH

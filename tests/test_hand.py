@@ -81,7 +81,7 @@ def test_scenario_a_variants():
     act(h, 0, "[1|4]")
     assert h.to_act == 1 and trace(h) == ["0 place [1|4] =5/1+", "0 end-turn"]
     # HRI-3 no: the opening tile never continues.
-    h = scenario_a(Ruleset(opening_continues="no"))
+    h = scenario_a(Ruleset(opening_continuation="never"))
     act(h, 0, "[1|4]")
     assert h.to_act == 1 and trace(h) == ["0 place [1|4] =5/1"]
     # HRI-4 whole-hand: the [2|2] drawn earlier does not continue.

@@ -1,0 +1,26 @@
+"""The bundled corpus inside the project's own test run: one test item per fixture,
+named by its ID, replayed against the reference engine under the fixture's readings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from horserace.fixtures import load_paths
+from horserace.replay import replay_fixture
+
+CORPUS = load_paths()
+
+
+def test_corpus_loads_without_errors():
+    assert not CORPUS.errors, "\n".join(e.render() for e in CORPUS.errors)
+
+
+@pytest.mark.parametrize("fixture", CORPUS.fixtures, ids=[fx.id for fx in CORPUS.fixtures])
+def test_fixture(fixture):
+    result = replay_fixture(fixture)
+    details = "\n".join(
+        f"  {d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in result.differences
+    )
+    assert result.status == "pass", f"{fixture.file}:{fixture.line} ({fixture.primary_rule}) {result.message}\n{details}"
