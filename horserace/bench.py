@@ -126,12 +126,13 @@ def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable
     }
 
 
-def report(figures: list[PlayFigure], soak_result: dict | None) -> dict:
+def report(figures: list[PlayFigure], soak_result: dict | None, corpus_result: dict | None = None) -> dict:
     return {
         "python": sys.version.split()[0],
         "play": [asdict(f) for f in figures],
         "peak_rss_kib": peak_rss_kib(),
         "soak": soak_result,
+        "corpus": corpus_result,
     }
 
 
@@ -153,4 +154,83 @@ def format_text(result: dict) -> str:
             + ", ".join(f"{s['rss_kib'] / 1024:.1f}" for s in soak_result["samples"])
             + f" MiB; growth {soak_result['rss_growth_kib']} KiB"
         )
+    corpus = result.get("corpus")
+    if corpus:
+        lines.append(
+            f"corpus: {corpus['fixtures']:,} generated play fixtures ({corpus['megabytes']} MB in {corpus['files']} files), "
+            f"median of {corpus['repeats']}: bare CSafeLoader parse {corpus['floor_seconds']} s; strict load and "
+            f"validate {corpus['load_seconds']} s = {corpus['load_ratio_to_floor']}x the parse "
+            f"({corpus['load_fixtures_per_second']:,} fixtures/s); replay {corpus['replay_seconds']} s "
+            f"({corpus['replay_fixtures_per_second']:,} fixtures/s)"
+        )
     return "\n".join(lines)
+
+
+def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, seed: int = 1,
+                   progress: Callable[[str], None] | None = None) -> dict:
+    """Load-and-validate throughput of the strict loader against the floor (a bare
+    ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same files, reading included),
+    and replay throughput, on ``count`` generated ``play`` fixtures."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    from horserace.fixtures import load_paths
+    from horserace.generate import random_play_fixture
+    from horserace.replay import replay_fixture
+
+    root = Path(tempfile.mkdtemp(prefix="horserace-bench-"))
+    folder = root / "generated"
+    folder.mkdir()
+    try:
+        seatings = [(2, False), (3, False), (4, False), (4, True)]
+        batch: list[dict] = []
+        files = 0
+        for i in range(count):
+            players, partnership = seatings[i % len(seatings)]
+            batch.append(random_play_fixture(seed + i, players, partnership))
+            if len(batch) == per_file or i == count - 1:
+                (folder / f"g{files:05d}.yaml").write_text(
+                    yaml.dump(batch, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+                files += 1
+                batch = []
+            if progress and i % 500 == 0:
+                progress(f"corpus: generating fixtures {i:,}/{count:,}")
+        paths = sorted(folder.glob("*.yaml"))
+        size = sum(p.stat().st_size for p in paths)
+        floors, loads, replays = [], [], []
+        corpus = None
+        for r in range(repeats):
+            if progress:
+                progress(f"corpus: repeat {r + 1}/{repeats}")
+            start = time.perf_counter()
+            for p in paths:
+                yaml.load(p.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+            floors.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            corpus = load_paths([folder])
+            loads.append(time.perf_counter() - start)
+            if corpus.errors:
+                raise RuntimeError(f"generated corpus did not load: {corpus.errors[0]}")
+            start = time.perf_counter()
+            results = [replay_fixture(fx) for fx in corpus.fixtures]
+            replays.append(time.perf_counter() - start)
+            if any(res.status != "pass" for res in results):
+                raise RuntimeError("generated corpus did not replay green")
+        floor, load, replay = (statistics.median(x) for x in (floors, loads, replays))
+        return {
+            "fixtures": count,
+            "files": files,
+            "megabytes": round(size / 1e6, 1),
+            "repeats": repeats,
+            "floor_seconds": round(floor, 3),
+            "load_seconds": round(load, 3),
+            "load_ratio_to_floor": round(load / floor, 2),
+            "load_fixtures_per_second": round(count / load),
+            "replay_seconds": round(replay, 3),
+            "replay_fixtures_per_second": round(count / replay),
+        }
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

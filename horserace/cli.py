@@ -102,7 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also play N two-player hands and sample resident memory to show it stays flat",
     )
     bench.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    bench.add_argument("--corpus", action="store_true", help="also measure fixture loading and replay throughput")
+    bench.add_argument("--corpus", action="store_true",
+                       help="also measure fixture loading (against a bare CSafeLoader parse) and replay throughput")
+    bench.add_argument("--corpus-fixtures", type=int, default=10_000, metavar="N",
+                       help="generated fixtures for --corpus (default: 10000)")
 
     replay = sub.add_parser(
         "replay",
@@ -212,9 +215,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     progress = _progress(sys.stderr.isatty())
     figures = bench.measure_play(args.hands, args.repeat, args.seed, progress)
     soak_result = bench.soak(args.soak, seed=args.seed, progress=progress) if args.soak else None
+    corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=progress) if args.corpus else None
     if progress:
         sys.stderr.write("\r\033[K")
-    result = bench.report(figures, soak_result)
+    result = bench.report(figures, soak_result, corpus_result)
     print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
     return ExitCode.OK
 

@@ -214,10 +214,14 @@ def _validator():
 
 def _schema_errors(data: Any, text: str, file: str) -> list[FixtureError]:
     validator = _validator()
-    if validator.is_valid(data):
-        return []
+    try:
+        if validator.is_valid(data):
+            return []
+        found = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.instance_path])
+    except ValueError:  # jsonschema_rs: "Recursion limit reached"
+        return [FixtureError(f"nesting deeper than {MAX_DEPTH} levels; fixtures are shallow", file=file)]
     errors = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.instance_path]):
+    for err in found:
         path = list(err.instance_path)
         line, column = _node_at(text, path)
         fixture_id = None
