@@ -231,8 +231,12 @@ class Hand:
             continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
         if opening and not self._opening_continues:
             continues = False  # HRI-3 variant
-        if match_end or not hand:
-            continues = False  # HR-TURN-2
+        blocked = False
+        if self._immediate_block and self._next_draw == len(self.boneyard) and not match_end and hand:
+            open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5: does anyone still hold a placement?
+            blocked = not any(h & open_mask for h in self.hands)
+        if match_end or not hand or blocked:
+            continues = False  # HR-TURN-2: the end of the hand or match takes priority
         event = None
         events = self.events
         if events is not None:
@@ -245,6 +249,9 @@ class Hand:
         if not hand:
             self._finish(HandEndReason.DOMINO, seat)  # HR-END-1
             return event
+        if blocked:
+            self._finish(HandEndReason.BLOCKED, None)
+            return event
         if continues:  # HR-TURN-1
             self._pending = -1
             self._continuing = True
@@ -256,8 +263,6 @@ class Hand:
                 self._next_turn(seat, None)
         else:
             self._next_turn(seat, "HR-TURN-3" if drawn else "HR-TURN-1")
-        if self._immediate_block and self._next_draw == len(self.boneyard):
-            self._check_block()
         return event
 
     def draw(self, seat: int) -> int:

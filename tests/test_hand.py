@@ -50,7 +50,7 @@ def test_scenario_a_canonical_trace():
     act(h, 1, "[2|3]", "[3|5]", "low")  # 4 + 2 = 6
     h.pass_turn(0)
     # [2|2] was drawn in an earlier turn: an ordinary tile from hand (HRI-4), so the
-    # double continues; 4 + 4 = 8.  Seat 1 then holds [0|1] (no 4, 2 or 6) and seat 0
+    # double would continue; 4 + 4 = 8.  Seat 1 then holds [0|1] (no 4, 2 or 6) and seat 0
     # holds [0|0]: empty boneyard and nobody can place, so the hand is blocked at once
     # (HRI-5).  Pips: seat 0 has 0, seat 1 has 1; seat 0 wins 1 -> 0 points (HRI-15).
     act(h, 1, "[2|2]", "[2|3]", "low")
@@ -67,7 +67,7 @@ def test_scenario_a_canonical_trace():
         "0 pass",
         "1 place [2|3] [3|5] low =6/0",
         "0 pass",
-        "1 place [2|2] [2|3] low =8/0+",
+        "1 place [2|2] [2|3] low =8/0",  # the block ends the hand: no continuation (HR-TURN-2)
         "end blocked winners=[0] credits=[0, 0] scores=[3, 0] next=None",
     ]
     with rejected("HR-END-3"):
@@ -88,7 +88,7 @@ def test_scenario_a_variants():
     h = scenario_a(Ruleset(drawn_tile_scope="whole-hand"))
     h.run(_script(h, ["[1|4]", "[1|6] [1|4] low", "[6|6] [1|6] high", "[5|6] [6|6] linear-b",
                       "[3|5] [5|6] low", "[2|3] [3|5] low", "[2|2] [2|3] low"]))
-    assert trace(h)[-2] == "1 place [2|2] [2|3] low =8/0d"  # drawn earlier: no continuation
+    assert trace(h)[-2] == "1 place [2|2] [2|3] low =8/0d"  # drawn earlier: the exception applies
 
 
 def test_round_of_passes_variant_adds_passes_but_same_credits():
