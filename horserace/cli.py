@@ -130,6 +130,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     coverage.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
     coverage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+    serve = sub.add_parser(
+        "serve",
+        help="speak the conformance protocol with the reference engine on stdin/stdout",
+        description="Answer conformance-protocol messages (spec/protocol.md) with the reference "
+        "engine: one JSON object per line on stdin, one answer per line on stdout. Works in "
+        "persistent and one-shot mode.",
+    )
+    serve.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING",
+                       help="follow this reading of the register (repeatable; default: canonical)")
+
+    conform = sub.add_parser(
+        "conform",
+        help="run the corpus against an implementation through the conformance protocol",
+        description="Run every applicable fixture against an implementation that speaks "
+        "spec/protocol.md, and write the reports (JSON Lines stream, JSON, JUnit XML, Markdown, "
+        "HTML). Exit 0 when conformant, 1 when not, 3 when the implementation cannot be used.",
+    )
+    conform.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+    conform.add_argument("--impl", metavar="COMMAND",
+                         help="the implementation's command line, split like a POSIX shell (default: the "
+                         "reference engine, 'horserace serve')")
+    conform.add_argument("--one-shot", action="store_true", help="start the command once per message")
+    conform.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per fixture (default: 10)")
+    conform.add_argument("--handshake-timeout", type=float, default=10.0, metavar="S",
+                         help="seconds for the handshake (default: 10)")
+    conform.add_argument("--jobs", type=int, default=1, metavar="N", help="implementation processes at once (default: 1)")
+    conform.add_argument("--strict-rule-ids", action="store_true",
+                         help="an illegal fixture passes only if the implementation names the same rule ID")
+    conform.add_argument("--expectations", metavar="FILE",
+                         help="YAML/JSON file of fixtures expected to fail (strict: one that passes is reported)")
+    conform.add_argument("--write-expectations", metavar="FILE", help="write the current failures as an expectations file")
+    conform.add_argument("--report-dir", default="horserace-report", metavar="DIR",
+                         help="where the reports go (default: ./horserace-report)")
+    _selection_options(conform)
+    conform.add_argument("--format", choices=("text", "json"), default="text", help="summary format on stdout")
     return parser
 
 
@@ -291,7 +327,118 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK
 
 
-COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage}
+def _read_expectations(path: str) -> dict[str, str]:
+    import yaml
+
+    try:
+        from pathlib import Path
+
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ExpectationsError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ExpectationsError(f"{path}: not YAML/JSON: {exc}") from None
+    failures = data.get("expected_failures") if isinstance(data, dict) else None
+    if not isinstance(failures, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in failures.items()):
+        raise ExpectationsError(f"{path}: expected a mapping 'expected_failures: {{FIXTURE_ID: reason}}'")
+    return failures
+
+
+class ExpectationsError(Exception):
+    """An expectations file that cannot be used (exit code 2)."""
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    import shlex
+    from pathlib import Path
+
+    from horserace import conform, reports
+    from horserace.replay import select
+
+    if args.jobs < 1 or args.timeout <= 0 or args.handshake_timeout <= 0:
+        raise UsageError("--jobs must be at least 1 and timeouts positive")
+    argv = shlex.split(args.impl) if args.impl else [sys.executable, "-m", "horserace", "serve"]
+    if not argv:
+        raise UsageError("--impl is empty")
+    corpus = _load(args.paths)
+    if corpus.errors:
+        return _print_load_errors(corpus, args.format)
+    try:
+        expected = _read_expectations(args.expectations) if args.expectations else {}
+    except ExpectationsError as exc:
+        print(f"horserace: {exc}", file=sys.stderr)
+        return ExitCode.INVALID_INPUT
+    known = {fx.id for fx in corpus.fixtures}
+    unknown = sorted(set(expected) - known)
+    if unknown:
+        print(f"horserace: {args.expectations}: unknown fixture IDs {', '.join(unknown)}", file=sys.stderr)
+        return ExitCode.INVALID_INPUT
+    fixtures = select(corpus.fixtures, args.select, args.deselect)
+    options = conform.Options(timeout=args.timeout, handshake_timeout=args.handshake_timeout, one_shot=args.one_shot,
+                              strict_rule_ids=args.strict_rule_ids, jobs=args.jobs, expected_failures=expected)
+    out_dir = Path(args.report_dir)
+    stream_path = out_dir / "results.jsonl"
+    header = {"command": " ".join(argv), "mode": "one-shot" if args.one_shot else "persistent",
+              "options": {"timeout": args.timeout, "jobs": args.jobs, "strict_rule_ids": args.strict_rule_ids,
+                          "expectations": args.expectations}, "fixtures": len(fixtures), "implementation": None}
+    bar = _progress(sys.stderr.isatty())
+    done = [0]
+    outcomes = []
+    with reports.ResultStream(stream_path, header) as stream:
+        def on_start(hello: dict) -> None:
+            stream.header["implementation"] = hello
+
+        def on_outcome(outcome) -> None:
+            stream.add(outcome.record())
+            done[0] += 1
+            if bar:
+                width = 30
+                filled = width * done[0] // max(1, len(fixtures))
+                bar(f"[{'=' * filled}{' ' * (width - filled)}] {done[0]}/{len(fixtures)} fixtures")
+
+        try:
+            outcomes = conform.run(argv, fixtures, options, on_start=on_start, on_outcome=on_outcome)
+        except conform.ImplementationUnusable as exc:
+            stream.finish({"unusable": str(exc), "counts": {}, "conformant": False, "exit_code": int(ExitCode.IMPLEMENTATION_UNUSABLE)})
+        else:
+            ok = conform.conformant(outcomes)
+            stream.finish({"counts": conform.counts(outcomes), "conformant": ok,
+                           "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES)})
+    if bar:
+        sys.stderr.write("\r\033[K")
+    written = reports.write_all(stream_path, out_dir)
+    header_r, results, footer = reports.read_stream(stream_path)
+    if args.write_expectations:
+        _write_expectations(args.write_expectations, results)
+    if args.format == "json":
+        print(json.dumps({"footer": footer, "rules": reports.per_rule(results),
+                          "reports": {k: str(v) for k, v in written.items()}}, indent=2))
+    else:
+        header_r.setdefault("implementation", None)
+        print(reports.terminal(header_r, results, footer))
+        where = written.get("html") or written.get("markdown")
+        print(f"reports in {out_dir}/ (HTML: {where})")
+    return footer.get("exit_code", ExitCode.FAILURES)
+
+
+def _write_expectations(path: str, results: list[dict]) -> None:
+    import yaml
+
+    failing = {r["id"]: f"{r['status']} ({r['rule']})" for r in results if r["status"] not in ("pass", "skip")}
+    text = ("# Fixtures this implementation is expected to fail (horserace conform --expectations).\n"
+            "# A listed fixture that passes is reported (xpass): remove it then.\n"
+            + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from horserace.serve import main_serve
+
+    return main_serve(_ruleset(argparse.Namespace(variant=args.variant, target=None)))
+
+
+COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,10 +25,11 @@ class ScenarioError(ValueError):
     """A fixture input that no game can have, or that breaks a rule where it says it is
     legal.  ``rule`` is the rule concerned."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, at: int | None = None) -> None:
         super().__init__(message if rule is None else f"{message} ({rule})")
         self.message = message
         self.rule = rule
+        self.at = at  #: index of the refused action in the input's list, where there is one
 
 
 def _tile(text: str, where: str) -> int:
@@ -77,7 +78,11 @@ def observe_layout(inp: dict, ruleset: Ruleset) -> dict:
     _apply_to_layout(layout, inp.get("setup", []), "input.setup")
     steps = []
     for i, entry in enumerate(inp["steps"]):
-        _apply_to_layout(layout, [entry], f"input.steps[{i}]")
+        try:
+            _apply_to_layout(layout, [entry], f"input.steps[{i}]")
+        except ScenarioError as exc:
+            exc.at = i
+            raise
         steps.append(layout_snapshot(layout))
     return {"steps": steps}
 
@@ -140,6 +145,7 @@ def observe_play(inp: dict, ruleset: Ruleset) -> dict:
     ruleset = with_target(ruleset, inp["target"])
     out = []
     hand = None
+    offset = 0  # placements of earlier hands, for the index of a refused one
     for n, hand_input in enumerate(inp["hands"]):
         where = f"input.hands[{n}]"
         if hand is not None:
@@ -150,7 +156,13 @@ def observe_play(inp: dict, ruleset: Ruleset) -> dict:
                     f"{where}.opener: seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
                     "HR-OPEN-3")
         hand = new_position(hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
-        _play_listed(hand, hand_input["placements"], f"{where}.placements")
+        try:
+            _play_listed(hand, hand_input["placements"], f"{where}.placements")
+        except ScenarioError as exc:
+            if exc.at is not None:
+                exc.at += offset
+            raise
+        offset += len(hand_input["placements"])
         out.append({"events": [event_record(e) for e in hand.events]})
         scores = list(hand.scores)
     return {"hands": out, "scores": scores, "match_winners": list(hand.match_winners) if hand else []}
@@ -164,7 +176,7 @@ def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
         seat = hand.to_act
         if i < len(entries) and "end_turn" in entries[i]:
             if not hand.may_end_turn():
-                raise ScenarioError(f"{where}[{i}]: seat {seat} may not end the turn here", "HR-DRAW-1")
+                raise ScenarioError(f"{where}[{i}]: seat {seat} may not end the turn here", "HR-DRAW-1", i)
             hand.end_turn(seat)
             i += 1
             continue
@@ -180,10 +192,10 @@ def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
         try:
             hand.place(seat, tile, target, port)
         except IllegalAction as exc:
-            raise ScenarioError(f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}", exc.rule) from None
+            raise ScenarioError(f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}", exc.rule, i) from None
         i += 1
     if i < len(entries):
-        raise ScenarioError(f"{where}[{i}]: the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3")
+        raise ScenarioError(f"{where}[{i}]: the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3", i)
 
 
 # ---------------------------------------------------------------------- settlement

@@ -1,0 +1,213 @@
+"""The implementation under test as a child process, never trusted.
+
+Every way it can misbehave ends in :class:`ImplFailure` with an outcome (``crash`` or
+``timeout``) and a plain message: it hangs, exits, closes its output, writes a line that
+is not UTF-8 or not JSON or longer than the protocol allows, floods standard error (only
+a bounded tail is kept).  A process is killed with its whole process group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from typing import Sequence
+
+from horserace.protocol import MAX_LINE_BYTES, encode
+
+STDERR_TAIL_BYTES = 4096
+_EOF = object()
+_TOO_LONG = object()
+
+
+class ImplFailure(Exception):
+    def __init__(self, outcome: str, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.outcome = outcome  #: "crash" or "timeout"
+        self.message = message
+        self.stderr = stderr
+
+
+class _Child:
+    """One running process with reader threads for its stdout lines and stderr tail."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, start_new_session=True,
+            )
+        except OSError as exc:
+            raise ImplFailure("crash", f"cannot start {' '.join(argv)!r}: {exc.strerror or exc}") from None
+        self.lines: queue.Queue = queue.Queue()
+        self._tail = bytearray()
+        self._tail_lock = threading.Lock()
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        out = self.proc.stdout
+        try:
+            while True:
+                line = out.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    self.lines.put(_EOF)
+                    return
+                if len(line) > MAX_LINE_BYTES or (not line.endswith(b"\n") and len(line) == MAX_LINE_BYTES + 1):
+                    self.lines.put(_TOO_LONG)
+                    return
+                self.lines.put(line)
+        except (OSError, ValueError):
+            self.lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        err = self.proc.stderr
+        try:
+            while True:
+                chunk = err.read1(65536)
+                if not chunk:
+                    return
+                with self._tail_lock:
+                    self._tail += chunk
+                    if len(self._tail) > STDERR_TAIL_BYTES:
+                        del self._tail[: len(self._tail) - STDERR_TAIL_BYTES]
+        except (OSError, ValueError):
+            return
+
+    def stderr_tail(self) -> str:
+        with self._tail_lock:
+            return bytes(self._tail).decode("utf-8", "replace").strip()
+
+    def send(self, message: dict) -> None:
+        try:
+            self.proc.stdin.write(encode(message))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise ImplFailure("crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()) from None
+
+    def close_input(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+
+    def unasked(self) -> str | None:
+        """A line written without a request (read since the last answer), if any."""
+        try:
+            item = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        if isinstance(item, bytes):
+            text = item.decode("utf-8", "replace").strip()
+            return text if len(text) <= 120 else text[:117] + "..."
+        self.lines.put(item)  # end of output or an over-long line: the next receive reports it
+        return None
+
+    def receive(self, timeout: float) -> dict:
+        try:
+            item = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise ImplFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail()) from None
+        if item is _EOF:
+            raise ImplFailure("crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail())
+        if item is _TOO_LONG:
+            raise ImplFailure("crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail())
+        try:
+            text = item.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ImplFailure("crash", f"answer is not UTF-8 (byte {exc.start})", self.stderr_tail()) from None
+        try:
+            message = json.loads(text)
+        except ValueError:
+            shown = text.strip()
+            shown = shown if len(shown) <= 120 else shown[:117] + "..."
+            raise ImplFailure("crash", f"answer is not JSON: {shown!r}", self.stderr_tail()) from None
+        if not isinstance(message, dict):
+            raise ImplFailure("crash", "answer is not a JSON object", self.stderr_tail())
+        return message
+
+    def _exit_note(self) -> str:
+        code = None
+        for _ in range(20):
+            code = self.proc.poll()
+            if code is not None:
+                break
+            time.sleep(0.01)
+        return "" if code is None else f" (exit status {code})"
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def finish(self, grace: float = 2.0) -> None:
+        """Let it exit on its own for ``grace`` seconds, then kill it."""
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+
+class Implementation:
+    """Talks to the implementation in persistent or one-shot mode."""
+
+    def __init__(self, argv: Sequence[str], *, one_shot: bool = False, cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.one_shot = one_shot
+        self.cwd = cwd
+        self._child: _Child | None = None
+
+    def exchange(self, message: dict, timeout: float) -> dict:
+        """Send one message, return its answer; on any failure the process is killed."""
+        if self.one_shot:
+            child = _Child(self.argv, self.cwd)
+            try:
+                child.send(message)
+                child.close_input()
+                return child.receive(timeout)
+            finally:
+                child.finish(grace=min(1.0, timeout))
+        if self._child is None:
+            self._child = _Child(self.argv, self.cwd)
+        extra = self._child.unasked()
+        if extra is not None:
+            stderr = self._child.stderr_tail()
+            self.kill()
+            raise ImplFailure("crash", f"the implementation wrote a line nobody asked for: {extra!r}", stderr)
+        try:
+            self._child.send(message)
+            return self._child.receive(timeout)
+        except ImplFailure:
+            self.kill()
+            raise
+
+    def stop(self) -> None:
+        if self._child is not None:
+            try:
+                self._child.send({"type": "stop"})
+                self._child.close_input()
+            except ImplFailure:
+                pass
+            self._child.finish()
+            self._child = None
+
+    def kill(self) -> None:
+        if self._child is not None:
+            self._child.kill()
+            self._child = None

@@ -1,0 +1,98 @@
+"""A deliberately broken implementation for the runner's robustness tests.
+
+    python fake_impl.py MODE [ARG]
+
+It answers like the reference engine (``horserace serve``) except in the way MODE names;
+the runner must survive every one of them with a clear outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from horserace.serve import answer
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+ARG = sys.argv[2] if len(sys.argv) > 2 else ""
+COUNT_FILE = os.environ.get("FAKE_COUNT_FILE")  # shared across restarts
+
+
+def bump() -> int:
+    """How many run requests all incarnations have seen (for exit-midway)."""
+    if not COUNT_FILE:
+        return 0
+    try:
+        n = int(open(COUNT_FILE).read() or 0)
+    except (OSError, ValueError):
+        n = 0
+    n += 1
+    with open(COUNT_FILE, "w") as f:
+        f.write(str(n))
+    return n
+
+
+def out(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def main() -> None:
+    for raw in sys.stdin.buffer:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "stop":
+            return
+        if kind == "hello":
+            if MODE == "hang-handshake":
+                time.sleep(3600)
+            reply = answer(msg)
+            if MODE == "other-protocol":
+                reply["protocol"] = "2.0"
+            out((json.dumps(reply) + "\n").encode())
+            continue
+        seq_fixture = msg["seq"].split("/")[0]
+        n = bump()
+        reply = answer(msg)
+        if MODE == "hang-fixture" and seq_fixture == ARG:
+            time.sleep(3600)
+        if MODE == "exit-midway" and n == int(ARG):
+            os._exit(7)
+        if MODE == "non-json" and seq_fixture == ARG:
+            out(b"this is not json\n")
+            continue
+        if MODE == "non-utf8" and seq_fixture == ARG:
+            out(b'{"type": "result", "seq": "\xff\xfe"}\n')
+            continue
+        if MODE == "huge-line" and seq_fixture == ARG:
+            out(b'{"type": "result", "seq": "' + b"x" * (17 * 1024 * 1024) + b'"}\n')
+            continue
+        if MODE == "wrong-seq" and seq_fixture == ARG:
+            reply["seq"] = "not-" + reply["seq"]
+        if MODE == "extra-lines" and seq_fixture == ARG:
+            out((json.dumps(reply) + "\n").encode())
+            out(b'{"type": "error", "seq": "unasked", "message": "extra"}\n')
+            continue
+        if MODE == "flood-stderr":
+            sys.stderr.buffer.write(b"noise " * 200_000)
+            sys.stderr.buffer.flush()
+        if MODE == "close-stdout" and seq_fixture == ARG:
+            os.close(1)  # sys.stdout.close() would leave file descriptor 1 open
+            time.sleep(3600)
+        if MODE == "error" and seq_fixture == ARG:
+            reply = {"type": "error", "seq": msg["seq"], "message": "not implemented"}
+        if MODE == "reject" and seq_fixture == ARG:
+            reply = {"type": "rejected", "seq": msg["seq"], "at": 0, "rule": "HR-PLACE-1", "message": "no"}
+        if MODE == "accept-all" and msg["kind"] == "illegal":
+            reply = {"type": "result", "seq": msg["seq"], "observations": {"rejected_at": None}}
+        if MODE == "wrong-rule" and msg["kind"] == "illegal" and reply["type"] == "rejected":
+            reply["rule"] = "HR-SEAT-3"
+        if MODE == "settle-wrong" and msg["kind"] == "settlement":
+            reply["observations"]["credits"] = [c + 1 for c in reply["observations"]["credits"]]
+        out((json.dumps(reply) + "\n").encode())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""The runner never crashes or hangs because of the implementation under test: each way
+a fake implementation misbehaves ends in a clear outcome, and the report is written."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from horserace.cli import main
+from horserace.exitcodes import ExitCode
+from horserace.reports import read_stream
+
+FAKE = Path(__file__).with_name("fake_impl.py")
+CORPUS = Path(__file__).resolve().parents[2] / "scenarios" / "rule-text"
+LAYOUT = "7SWR67"  # the long worked sequence (worked-examples.yaml)
+SUBSET = ["--select", "kind:layout", "--select", "kind:settlement"]
+
+
+def conform(tmp_path, mode, arg="", *extra, timeout="5", env=None, monkeypatch=None):
+    if env and monkeypatch:
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+    report = tmp_path / "report"
+    start = time.perf_counter()
+    code = main(["conform", "--impl", f"{sys.executable} {FAKE} {mode} {arg}", "--report-dir", str(report),
+                 "--timeout", timeout, "--handshake-timeout", "3", *extra])
+    elapsed = time.perf_counter() - start
+    header, results, footer = read_stream(report / "results.jsonl")
+    assert (report / "report.md").exists() and (report / "junit.xml").exists()
+    return code, {r["id"]: r for r in results}, footer, elapsed
+
+
+def test_good_fake_is_conformant(tmp_path, capsys):
+    code, results, footer, _ = conform(tmp_path, "good", "", *SUBSET)
+    assert code == ExitCode.OK and footer["conformant"] and results
+
+
+def test_hang_on_handshake_is_unusable_and_still_reported(tmp_path, capsys):
+    code, results, footer, elapsed = conform(tmp_path, "hang-handshake")
+    assert code == ExitCode.IMPLEMENTATION_UNUSABLE and "handshake failed (timeout)" in footer["unusable"]
+    assert elapsed < 10
+
+
+def test_other_protocol_version_is_unusable(tmp_path, capsys):
+    code, _, footer, _ = conform(tmp_path, "other-protocol")
+    assert code == ExitCode.IMPLEMENTATION_UNUSABLE and "protocol '2.0'" in footer["unusable"]
+
+
+def test_hang_on_one_fixture_times_out_and_the_run_goes_on(tmp_path, capsys):
+    code, results, footer, elapsed = conform(tmp_path, "hang-fixture", LAYOUT, *SUBSET, timeout="1")
+    assert code == ExitCode.FAILURES
+    assert results[LAYOUT]["status"] == "timeout"
+    assert all(r["status"] in ("pass", "skip") for r in results.values() if r["id"] != LAYOUT)
+    assert elapsed < 20
+
+
+def test_exit_in_the_middle_is_a_crash_then_a_restart(tmp_path, capsys, monkeypatch):
+    counter = tmp_path / "count"
+    code, results, footer, _ = conform(tmp_path, "exit-midway", "3", *SUBSET,
+                                       env={"FAKE_COUNT_FILE": str(counter)}, monkeypatch=monkeypatch)
+    crashed = [r for r in results.values() if r["status"] == "crash"]
+    assert len(crashed) == 1 and "exit status 7" in crashed[0]["message"]
+    assert all(r["status"] in ("pass", "skip") for r in results.values() if r["status"] != "crash")
+
+
+@pytest.mark.parametrize(("mode", "words"), [
+    ("non-json", "not JSON"),
+    ("non-utf8", "not UTF-8"),
+    ("huge-line", "longer than 16 MiB"),
+    ("wrong-seq", "echoes seq"),
+    ("close-stdout", "closed its output"),
+])
+def test_bad_answers_are_crashes_with_a_reason(tmp_path, capsys, mode, words):
+    code, results, footer, _ = conform(tmp_path, mode, LAYOUT, *SUBSET)
+    assert code == ExitCode.FAILURES
+    assert results[LAYOUT]["status"] == "crash" and words in results[LAYOUT]["message"]
+    others = [r for r in results.values() if r["id"] != LAYOUT]
+    assert others and all(r["status"] in ("pass", "skip") for r in others)
+
+
+def test_extra_lines_are_caught(tmp_path, capsys):
+    first_settlement = "P4RYQF"  # settlement.yaml; layout and settlement fixtures follow it
+    code, results, footer, _ = conform(tmp_path, "extra-lines", first_settlement, *SUBSET)
+    assert code == ExitCode.FAILURES
+    bad = [r for r in results.values() if r["status"] == "crash"]
+    assert results[first_settlement]["status"] == "pass"
+    assert len(bad) == 1 and "nobody asked for" in bad[0]["message"] and "extra" in bad[0]["message"]
+
+
+def test_flooded_stderr_does_not_block(tmp_path, capsys):
+    code, results, footer, elapsed = conform(tmp_path, "flood-stderr", "", "--select", "kind:settlement")
+    assert code == ExitCode.OK and elapsed < 30
+
+
+def test_error_and_unexpected_rejection(tmp_path, capsys):
+    _, results, _, _ = conform(tmp_path, "error", LAYOUT, *SUBSET)
+    assert results[LAYOUT]["status"] == "error" and results[LAYOUT]["message"] == "not implemented"
+    _, results, _, _ = conform(tmp_path, "reject", LAYOUT, *SUBSET)
+    assert results[LAYOUT]["status"] == "rejected" and "HR-PLACE-1" in results[LAYOUT]["message"]
+
+
+def test_illegal_fixtures_accepted_are_not_rejected(tmp_path, capsys):
+    code, results, _, _ = conform(tmp_path, "accept-all", "", "--select", "kind:illegal")
+    assert code == ExitCode.FAILURES and results
+    assert all(r["status"] == "not-rejected" for r in results.values() if r["status"] != "skip")
+
+
+def test_rule_ids_count_only_when_strict(tmp_path, capsys):
+    code, _, _, _ = conform(tmp_path, "wrong-rule", "", "--select", "kind:illegal")
+    assert code == ExitCode.OK
+    code, results, _, _ = conform(tmp_path, "wrong-rule", "", "--select", "kind:illegal", "--strict-rule-ids")
+    failed = [r for r in results.values() if r["status"] == "fail"]
+    assert code == ExitCode.FAILURES and failed
+    assert all(d["path"] == "rule" for r in failed for d in r["differences"])
+
+
+def test_failures_are_reported_against_the_primary_rule_field_by_field(tmp_path, capsys):
+    code, results, _, _ = conform(tmp_path, "settle-wrong", "", "--select", "kind:settlement")
+    assert code == ExitCode.FAILURES
+    failed = [r for r in results.values() if r["status"] == "fail"]
+    assert failed and all(r["rule"] == r["rules"][0] for r in failed)
+    assert any(d["path"].startswith("credits[") for r in failed for d in r["differences"])
+
+
+def test_expectations_are_strict(tmp_path, capsys):
+    expectations = tmp_path / "expected.yaml"
+    code, results, _, _ = conform(tmp_path, "settle-wrong", "", "--select", "kind:settlement",
+                                  "--write-expectations", str(expectations))
+    assert code == ExitCode.FAILURES and "expected_failures" in expectations.read_text()
+    code, results, _, _ = conform(tmp_path, "settle-wrong", "", "--select", "kind:settlement",
+                                  "--expectations", str(expectations))
+    assert code == ExitCode.OK and any(r["status"] == "xfail" for r in results.values())
+    code, results, _, _ = conform(tmp_path, "good", "", "--select", "kind:settlement", "--expectations", str(expectations))
+    assert code == ExitCode.FAILURES and any(r["status"] == "xpass" for r in results.values())
+
+
+def test_bad_expectations_file_is_invalid_input(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("expected_failures: [1, 2]\n")
+    assert main(["conform", "--expectations", str(bad), "--report-dir", str(tmp_path / "r")]) == ExitCode.INVALID_INPUT
+    bad.write_text("expected_failures: {NOSUCH: x}\n")
+    assert main(["conform", "--expectations", str(bad), "--report-dir", str(tmp_path / "r")]) == ExitCode.INVALID_INPUT
+
+
+def test_command_that_cannot_start(tmp_path, capsys):
+    code = main(["conform", "--impl", "/no/such/program", "--report-dir", str(tmp_path / "r")])
+    assert code == ExitCode.IMPLEMENTATION_UNUSABLE
+    _, _, footer = read_stream(tmp_path / "r" / "results.jsonl")
+    assert "cannot start" in footer["unusable"]
+
+
+def test_one_shot_and_jobs(tmp_path, capsys):
+    code, results, _, _ = conform(tmp_path, "good", "", "--select", "kind:settlement", "--one-shot")
+    assert code == ExitCode.OK and results
+    code, results, _, _ = conform(tmp_path, "good", "", *SUBSET, "--jobs", "3")
+    assert code == ExitCode.OK and results
+
+
+def test_reference_engine_is_fully_conformant(tmp_path, capsys):
+    code = main(["conform", "--report-dir", str(tmp_path / "r"), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == ExitCode.OK and doc["footer"]["conformant"]
+    assert doc["footer"]["counts"]["pass"] > 0
