@@ -24,3 +24,22 @@ def test_fixture(fixture):
         f"  {d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in result.differences
     )
     assert result.status == "pass", f"{fixture.file}:{fixture.line} ({fixture.primary_rule}) {result.message}\n{details}"
+
+
+def test_coverage_has_no_gaps():
+    from horserace.coverage import coverage_report
+
+    gaps = coverage_report(CORPUS.fixtures)["gaps"]
+    assert not gaps, gaps
+
+
+def test_corpus_is_correct_under_every_reading():
+    """Under a ruleset with any one reading of the register, every fixture that holds
+    under it passes, and the rest are skipped."""
+    from horserace.ruleset import VARIANT_FIELDS, Ruleset
+
+    for field, readings in VARIANT_FIELDS.items():
+        for reading in readings:
+            ruleset = Ruleset(**{field: reading})
+            statuses = {replay_fixture(fx, ruleset).status for fx in CORPUS.fixtures}
+            assert statuses <= {"pass", "skip"}, (field, reading, statuses)
