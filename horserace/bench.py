@@ -17,6 +17,7 @@ from typing import Callable
 
 from horserace.hand import Hand
 from horserace.match import deal
+from horserace.ruleset import CANONICAL
 from horserace.playout import play_random_hand
 
 #: The configurations measured: (label, players, partnership).
@@ -126,13 +127,15 @@ def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable
     }
 
 
-def report(figures: list[PlayFigure], soak_result: dict | None, corpus_result: dict | None = None) -> dict:
+def report(figures: list[PlayFigure], soak_result: dict | None, corpus_result: dict | None = None,
+           conformance_result: dict | None = None) -> dict:
     return {
         "python": sys.version.split()[0],
         "play": [asdict(f) for f in figures],
         "peak_rss_kib": peak_rss_kib(),
         "soak": soak_result,
         "corpus": corpus_result,
+        "conformance": conformance_result,
     }
 
 
@@ -162,6 +165,14 @@ def format_text(result: dict) -> str:
             f"validate {corpus['load_seconds']} s = {corpus['load_ratio_to_floor']}x the parse "
             f"({corpus['load_fixtures_per_second']:,} fixtures/s); replay {corpus['replay_seconds']} s "
             f"({corpus['replay_fixtures_per_second']:,} fixtures/s)"
+        )
+    conf = result.get("conformance")
+    if conf:
+        lines.append(
+            f"conformance: {conf['fixtures']:,} bundled fixtures, median of {conf['repeats']}: in-process replay "
+            f"{conf['replay_fixtures_per_second']:,}/s; through the protocol against 'horserace serve' "
+            f"{conf['protocol_fixtures_per_second']:,}/s ({conf['protocol_to_replay_ratio']}x the replay time); "
+            f"one-shot {conf['one_shot_fixtures_per_second']}/s"
         )
     return "\n".join(lines)
 
@@ -234,3 +245,45 @@ def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, s
         }
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def measure_conformance(rounds: int = 10, repeats: int = 3, one_shot_fixtures: int = 40,
+                        progress: Callable[[str], None] | None = None) -> dict:
+    """Fixtures per second through the protocol against ``horserace serve`` (persistent),
+    against in-process replay of the same fixtures, and in one-shot mode."""
+    from horserace.conform import Options, run
+    from horserace.fixtures import load_paths
+    from horserace.replay import replay_fixture
+
+    corpus = load_paths()
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)] * rounds
+    argv = [sys.executable, "-m", "horserace", "serve"]
+    protocol_times, replay_times = [], []
+    for r in range(repeats):
+        if progress:
+            progress(f"conformance: repeat {r + 1}/{repeats}")
+        start = time.perf_counter()
+        for fx in fixtures:
+            replay_fixture(fx)
+        replay_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        outcomes = run(argv, fixtures, Options())
+        protocol_times.append(time.perf_counter() - start)
+        if any(o.status != "pass" for o in outcomes):
+            raise RuntimeError("the reference engine is not conformant through the protocol")
+    sample = fixtures[:one_shot_fixtures]
+    if progress:
+        progress("conformance: one-shot")
+    start = time.perf_counter()
+    run(argv, sample, Options(one_shot=True))
+    one_shot = time.perf_counter() - start
+    protocol, replay = statistics.median(protocol_times), statistics.median(replay_times)
+    return {
+        "fixtures": len(fixtures),
+        "repeats": repeats,
+        "replay_fixtures_per_second": round(len(fixtures) / replay),
+        "protocol_fixtures_per_second": round(len(fixtures) / protocol),
+        "protocol_to_replay_ratio": round(protocol / replay, 2),
+        "one_shot_fixtures": len(sample),
+        "one_shot_fixtures_per_second": round(len(sample) / one_shot, 1),
+    }

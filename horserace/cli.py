@@ -106,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also measure fixture loading (against a bare CSafeLoader parse) and replay throughput")
     bench.add_argument("--corpus-fixtures", type=int, default=10_000, metavar="N",
                        help="generated fixtures for --corpus (default: 10000)")
+    bench.add_argument("--conformance", action="store_true",
+                       help="also measure the conformance path: protocol against 'horserace serve' vs in-process replay")
 
     replay = sub.add_parser(
         "replay",
@@ -252,9 +254,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     figures = bench.measure_play(args.hands, args.repeat, args.seed, progress)
     soak_result = bench.soak(args.soak, seed=args.seed, progress=progress) if args.soak else None
     corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=progress) if args.corpus else None
+    conformance_result = bench.measure_conformance(progress=progress) if args.conformance else None
     if progress:
         sys.stderr.write("\r\033[K")
-    result = bench.report(figures, soak_result, corpus_result)
+    result = bench.report(figures, soak_result, corpus_result, conformance_result)
     print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
     return ExitCode.OK
 

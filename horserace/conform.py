@@ -15,8 +15,8 @@ from typing import Callable, Sequence
 from horserace import __version__
 from horserace.fixtures import Fixture
 from horserace.impl_process import ImplFailure, Implementation
-from horserace.protocol import PROTOCOL_VERSION, problems, same_major
-from horserace.replay import Difference, canonical, diff
+from horserace.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
+from horserace.replay import Difference, diff
 from horserace.ruleset import VARIANT_FIELDS, Ruleset
 
 #: Outcomes that make an implementation non-conformant.
@@ -101,7 +101,7 @@ def evaluate(fx: Fixture, answer: dict, strict_rule_ids: bool) -> tuple[str, lis
     if fx.kind == "illegal":
         return "not-rejected", [Difference("rejected_at", fx.expected["rejected_at"], None)], \
             f"accepted every action; action {fx.expected['rejected_at']} breaks {fx.expected['rule']}"
-    diffs = diff(canonical(fx.expected), observations)
+    diffs = diff(fx.canonical_expected, observations)
     return ("fail" if diffs else "pass"), diffs, ""
 
 
@@ -142,7 +142,7 @@ class Worker:
         except ImplFailure as exc:
             self.hello = None  # restart with a new handshake before the next fixture
             return Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
-        issues = problems("answer", answer)
+        issues = answer_problems(answer)
         if issues:
             self.impl.kill()
             self.hello = None

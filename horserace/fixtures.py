@@ -89,9 +89,20 @@ class Fixture:
     file: str = ""
     line: int = 0
 
+    _canonical: dict | None = field(default=None, repr=False, compare=False)
+
     @property
     def primary_rule(self) -> str:
         return self.rules[0]
+
+    @property
+    def canonical_expected(self) -> dict:
+        """``expected`` in the canonical encoding, computed once (horserace.replay)."""
+        if self._canonical is None:
+            from horserace.replay import canonical
+
+            self._canonical = canonical(self.expected)
+        return self._canonical
 
     @property
     def ruleset(self) -> Ruleset:

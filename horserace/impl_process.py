@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import queue
+import select
 import signal
 import subprocess
 import threading
@@ -43,26 +43,43 @@ class _Child:
             )
         except OSError as exc:
             raise ImplFailure("crash", f"cannot start {' '.join(argv)!r}: {exc.strerror or exc}") from None
-        self.lines: queue.Queue = queue.Queue()
+        self._fd = self.proc.stdout.fileno()
+        self._buffer = bytearray()
+        self._eof = False
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
-    def _read_stdout(self) -> None:
-        out = self.proc.stdout
-        try:
-            while True:
-                line = out.readline(MAX_LINE_BYTES + 1)
-                if not line:
-                    self.lines.put(_EOF)
-                    return
-                if len(line) > MAX_LINE_BYTES or (not line.endswith(b"\n") and len(line) == MAX_LINE_BYTES + 1):
-                    self.lines.put(_TOO_LONG)
-                    return
-                self.lines.put(line)
-        except (OSError, ValueError):
-            self.lines.put(_EOF)
+    def _next_line(self, timeout: float | None):
+        """The next line of stdout, read directly with select (no thread hop on the hot
+        path): bytes, or _EOF, or _TOO_LONG; ``None`` when ``timeout`` runs out first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                if end + 1 > MAX_LINE_BYTES:
+                    return _TOO_LONG
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > MAX_LINE_BYTES:
+                return _TOO_LONG
+            if self._eof:
+                return _EOF
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return None
+            ready, _, _ = select.select([self._fd], [], [], remaining)
+            if not ready:
+                return None
+            try:
+                chunk = os.read(self._fd, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+            else:
+                self._buffer += chunk
 
     def _read_stderr(self) -> None:
         err = self.proc.stderr
@@ -96,22 +113,17 @@ class _Child:
             pass
 
     def unasked(self) -> str | None:
-        """A line written without a request (read since the last answer), if any."""
-        try:
-            item = self.lines.get_nowait()
-        except queue.Empty:
-            return None
+        """A line written without a request (written since the last answer), if any."""
+        item = self._next_line(0)
         if isinstance(item, bytes):
             text = item.decode("utf-8", "replace").strip()
             return text if len(text) <= 120 else text[:117] + "..."
-        self.lines.put(item)  # end of output or an over-long line: the next receive reports it
-        return None
+        return None  # nothing, or the end of output or an over-long line: receive reports those
 
     def receive(self, timeout: float) -> dict:
-        try:
-            item = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise ImplFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail()) from None
+        item = self._next_line(timeout)
+        if item is None:
+            raise ImplFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail())
         if item is _EOF:
             raise ImplFailure("crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail())
         if item is _TOO_LONG:

@@ -43,3 +43,35 @@ def same_major(version: str) -> bool:
 
 def encode(message: dict) -> bytes:
     return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+_ANSWER_FIELDS = {
+    "result": ({"type", "seq", "observations"}, {"type", "seq", "observations"}),
+    "rejected": ({"type", "seq"}, {"type", "seq", "at", "rule", "message"}),
+    "error": ({"type", "seq", "message"}, {"type", "seq", "message"}),
+}
+
+
+def answer_problems(message: dict) -> list[str]:
+    """The checks of spec/schema/protocol/answer.json, written out: the runner calls this
+    for every answer, and handing a large observation to the schema validator would cost
+    more than the answer itself (tests/conformance check the two agree)."""
+    kind = message.get("type")
+    if kind not in _ANSWER_FIELDS:
+        return [f"type: {kind!r} is not one of result, rejected, error"]
+    required, allowed = _ANSWER_FIELDS[kind]
+    out = [f"missing {name!r}" for name in sorted(required - message.keys())]
+    out += [f"unexpected field {name!r}" for name in sorted(message.keys() - allowed)]
+    if "seq" in message and not isinstance(message["seq"], str):
+        out.append("seq: not a string")
+    if kind == "result" and "observations" in message and not isinstance(message["observations"], dict):
+        out.append("observations: not an object")
+    if kind == "rejected":
+        at = message.get("at")
+        if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 0):
+            out.append("at: not a non-negative integer or null")
+        if message.get("rule") is not None and not isinstance(message.get("rule"), str):
+            out.append("rule: not a string or null")
+    if "message" in message and not isinstance(message["message"], str):
+        out.append("message: not a string")
+    return out

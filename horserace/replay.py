@@ -105,7 +105,7 @@ def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
         observed = observe(fx.kind, fx.input, fx.variants)
     except ScenarioError as exc:
         return Result(fx, "error", message=str(exc))
-    differences = diff(canonical(fx.expected), observed)
+    differences = diff(fx.canonical_expected, observed)
     return Result(fx, "fail" if differences else "pass", differences)
 
 
