@@ -1,0 +1,65 @@
+"""The example implementations in examples/, written from the spec alone, each with one
+deliberate rule error: the runner's report names exactly the rules they break, and with
+the error switched off (HORSERACE_EXAMPLE_CORRECT=1) they are fully conformant."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from horserace.cli import main
+from horserace.exitcodes import ExitCode
+from horserace.reports import read_stream
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+CASES = {
+    "python": [sys.executable, str(EXAMPLES / "python" / "horse_race.py")],
+    "javascript": ["node", str(EXAMPLES / "javascript" / "horse-race.js")],
+}
+
+
+def command(name: str) -> str:
+    argv = CASES[name]
+    if shutil.which(argv[0]) is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{argv[0]} is not installed; .ci/run must provide it")
+        pytest.skip(f"{argv[0]} is not installed")
+    return " ".join(argv)
+
+
+def run(tmp_path, name, *extra):
+    report = tmp_path / "report"
+    code = main(["conform", "--impl", command(name), "--report-dir", str(report), *extra])
+    _, results, footer = read_stream(report / "results.jsonl")
+    return code, results, footer
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_report_names_exactly_the_deliberate_error(tmp_path, capsys, monkeypatch, name):
+    monkeypatch.delenv("HORSERACE_EXAMPLE_CORRECT", raising=False)
+    documented = json.loads((EXAMPLES / name / "broken-rules.json").read_text())
+    code, results, _ = run(tmp_path, name)
+    failing = [r for r in results if r["status"] not in ("pass", "skip")]
+    assert code == ExitCode.FAILURES
+    assert {r["status"] for r in failing} == {"fail"}, "only wrong answers: no crash, error or timeout"
+    assert {r["rule"] for r in failing} == set(documented["failing_primary_rules"])
+    assert documented["deliberate_error"] in {rule for r in failing for rule in r["rules"]}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_without_the_error_the_example_conforms(tmp_path, capsys, monkeypatch, name):
+    monkeypatch.setenv("HORSERACE_EXAMPLE_CORRECT", "1")
+    code, results, footer = run(tmp_path, name)
+    assert code == ExitCode.OK and footer["conformant"]
+    assert sum(r["status"] == "pass" for r in results) > 20
+
+
+def test_javascript_example_one_shot(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HORSERACE_EXAMPLE_CORRECT", "1")
+    code, results, _ = run(tmp_path, "javascript", "--one-shot", "--select", "kind:settlement")
+    assert code == ExitCode.OK and any(r["status"] == "pass" for r in results)
