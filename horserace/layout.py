@@ -205,7 +205,8 @@ class Layout:
         """Check that placing ``t`` on ``(target, port)`` is legal and return the
         canonical ``(target, port)`` (HR-MOVE-2 mirror names).  Raises
         :class:`IllegalAction` naming the first rule broken, in the spec's order of checks:
-        HR-MOVE-1, HR-SPIN-2, HR-SPIN-3 (variant ``branch_use=one``), HR-PLACE-1."""
+        HR-MOVE-1, HR-SPIN-2, HR-PLACE-1 (occupied), HR-SPIN-3 (variant
+        ``branch_use=one``), HR-PLACE-1 (value)."""
         if not self.order:
             if target is not None or port is not None:
                 raise IllegalAction(
@@ -239,15 +240,14 @@ class Layout:
                 port = LINEAR_A
             elif port == BRANCH_B and not filled & (_BA | _BB):
                 port = BRANCH_A
-            elif self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
-                raise IllegalAction(
-                    f"spinner {NAMES[target]} already has a started branch "
-                    "(variant branch_use=one)",
-                    rule="HR-SPIN-3",
-                )
         if filled & (1 << port):
             raise IllegalAction(
                 f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied", rule="HR-PLACE-1"
+            )
+        if double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
+            raise IllegalAction(
+                f"spinner {NAMES[target]} already has a started branch (variant branch_use=one)",
+                rule="HR-SPIN-3",
             )
         value = port_value(target, port)
         if value != LOW[t] and value != HIGH[t]:

@@ -101,8 +101,9 @@ def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
     if ruleset is not None and not fx.applies_under(ruleset):
         wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items())
         return Result(fx, "skip", message=f"holds only under {wanted}")
+    readings = fx.variants if ruleset is None else ruleset.readings
     try:
-        observed = observe(fx.kind, fx.input, fx.variants)
+        observed = observe(fx.kind, fx.input, readings)
     except ScenarioError as exc:
         return Result(fx, "error", message=str(exc))
     differences = diff(fx.canonical_expected, observed)

@@ -55,6 +55,7 @@ class ResultStream:
         self._file.flush()
         os.fsync(self._file.fileno())
         self._file.close()
+        _readable(self._tmp)
         os.replace(self._tmp, self.path)
 
     def __enter__(self) -> "ResultStream":
@@ -228,10 +229,8 @@ def write_all(stream_path: Path, out_dir: Path) -> dict[str, Path]:
     ):
         filename = {"json": "report.json", "junit": "junit.xml", "markdown": "report.md"}[name]
         written[name] = _atomic_write(out_dir / filename, text)
-    try:
-        from horserace.html_report import render_html
-    except ImportError:
-        return written
+    from horserace.html_report import render_html
+
     written["html"] = _atomic_write(out_dir / "report.html", render_html(header, results, footer))
     return written
 
@@ -240,5 +239,20 @@ def _atomic_write(path: Path, text: str) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+    _readable(Path(tmp))
     os.replace(tmp, path)
     return path
+
+
+def _current_umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _current_umask()  # read once, at import: os.umask is process-wide
+
+
+def _readable(path: Path) -> None:
+    """mkstemp makes files 0600; reports are ordinary files (0666 less the umask)."""
+    os.chmod(path, 0o666 & ~_UMASK)

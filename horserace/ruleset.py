@@ -94,6 +94,11 @@ class Ruleset:
             if f.name != "target" and getattr(self, f.name) != getattr(canonical, f.name)
         }
 
+    @property
+    def readings(self) -> dict[str, str]:
+        """Every register field and its reading, canonical ones included."""
+        return {f.name: getattr(self, f.name).value for f in fields(self) if f.name != "target"}
+
     def with_variant(self, field: str, reading: str) -> "Ruleset":
         """A copy with one register field set to ``reading``."""
         if field not in VARIANT_FIELDS:

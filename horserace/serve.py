@@ -26,9 +26,7 @@ def hello(ruleset: Ruleset) -> dict:
 
 
 def _readings(ruleset: Ruleset) -> dict[str, str]:
-    from dataclasses import fields
-
-    return {f.name: getattr(ruleset, f.name).value for f in fields(ruleset) if f.name != "target"}
+    return ruleset.readings
 
 
 def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
