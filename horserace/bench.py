@@ -247,7 +247,7 @@ def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, s
         shutil.rmtree(root, ignore_errors=True)
 
 
-def measure_conformance(rounds: int = 10, repeats: int = 3, one_shot_fixtures: int = 40,
+def measure_conformance(rounds: int = 20, repeats: int = 3, one_shot_fixtures: int = 40,
                         progress: Callable[[str], None] | None = None) -> dict:
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -19,6 +20,8 @@ from horserace.protocol import PROTOCOL_VERSION, answer_problems, problems, same
 from horserace.replay import Difference, diff
 from horserace.ruleset import VARIANT_FIELDS, Ruleset
 
+#: Requests sent ahead of their answers in persistent mode.
+WINDOW = 16
 #: Outcomes that make an implementation non-conformant.
 BAD = ("fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
 OUTCOMES = ("pass", "xfail", "skip", *BAD)
@@ -131,30 +134,82 @@ class Worker:
         return answer
 
     def run_one(self, fx: Fixture, seq: str) -> Outcome:
-        start = time.perf_counter()
-        if self.hello is None and not self.options.one_shot:
+        """One fixture, one exchange (one-shot mode, and the pytest plugin)."""
+        results: list[Outcome] = []
+        self.run_many([(fx, seq)], results.append)
+        return results[0]
+
+    def run_many(self, items: list[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
+        """Run fixtures in order, calling ``emit`` with each outcome.  In persistent mode
+        up to ``WINDOW`` requests are sent ahead of their answers, so the runner and the
+        implementation work at the same time; answers must come back in order.  After a
+        crash or a timeout the process is restarted (with a new handshake) and the
+        requests that were sent ahead are sent again."""
+        todo = deque(items)
+        if self.options.one_shot:
+            while todo:
+                emit(self._exchange_one(*todo.popleft()))
+            return
+        sent: deque[tuple[Fixture, str]] = deque()
+        while todo or sent:
+            if self.hello is None:
+                try:
+                    self.handshake()
+                except ImplementationUnusable as exc:
+                    for fx, _ in [*sent, *todo]:
+                        emit(Outcome(fx, "crash", f"could not restart the implementation: {exc}"))
+                    return
+                extra = self.impl.unasked() if not sent else None
+                if extra is not None:
+                    self.impl.kill()
+                    self.hello = None
+                    fx, _ = todo[0]
+                    emit(Outcome(fx, "crash", f"the implementation wrote a line nobody asked for: {extra!r}"))
+                    todo.popleft()
+                    continue
+            while todo and len(sent) < WINDOW:
+                fx, seq = todo.popleft()
+                self.impl.send({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input})
+                sent.append((fx, seq))
+            fx, seq = sent.popleft()
+            start = time.perf_counter()
             try:
-                self.handshake()
-            except ImplementationUnusable as exc:
-                return Outcome(fx, "crash", f"could not restart the implementation: {exc}")
+                answer = self.impl.receive(self.options.timeout)
+            except ImplFailure as exc:
+                emit(Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr))
+                self._restart(sent, todo)
+                continue
+            problem = answer_problems(answer)
+            if not problem and answer.get("seq") != seq:
+                problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}: a line nobody asked for, "
+                           "or answers out of order"]
+            if problem:
+                emit(Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start))
+                self.impl.kill()
+                self._restart(sent, todo)
+                continue
+            status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
+            emit(Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations")))
+
+    def _restart(self, sent: deque, todo: deque) -> None:
+        """Forget the dead process; what was sent ahead goes back to the front."""
+        self.hello = None
+        while sent:
+            todo.appendleft(sent.pop())
+
+    def _exchange_one(self, fx: Fixture, seq: str) -> Outcome:
+        start = time.perf_counter()
         try:
             answer = self.impl.exchange({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input}, self.options.timeout)
         except ImplFailure as exc:
-            self.hello = None  # restart with a new handshake before the next fixture
             return Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
-        issues = answer_problems(answer)
-        if issues:
-            self.impl.kill()
-            self.hello = None
-            return Outcome(fx, "crash", "invalid answer: " + "; ".join(issues[:3]), seconds=time.perf_counter() - start)
-        if answer.get("seq") != seq:
-            self.impl.kill()
-            self.hello = None
-            return Outcome(fx, "crash", f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}",
-                           seconds=time.perf_counter() - start)
+        problem = answer_problems(answer)
+        if not problem and answer.get("seq") != seq:
+            problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
+        if problem:
+            return Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start)
         status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
-        return Outcome(fx, status, message, diffs, time.perf_counter() - start,
-                       observations=answer.get("observations"))
+        return Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations"))
 
     def close(self) -> None:
         self.impl.stop()
@@ -195,13 +250,17 @@ def run(argv: Sequence[str], fixtures: list[Fixture], options: Options, *,
     shares = [todo[w::len(workers)] for w in range(len(workers))]
 
     def work(worker: Worker, indices: list[int]) -> None:
+        slots = iter(indices)  # run_many emits outcomes in the order of its items
+
+        def emit(outcome: Outcome) -> None:
+            outcome = _expectation(outcome, options)
+            with lock:
+                outcomes[next(slots)] = outcome
+                if on_outcome:
+                    on_outcome(outcome)
+
         try:
-            for n, i in enumerate(indices):
-                outcome = _expectation(worker.run_one(fixtures[i], f"{fixtures[i].id}/{n + 1}"), options)
-                with lock:
-                    outcomes[i] = outcome
-                    if on_outcome:
-                        on_outcome(outcome)
+            worker.run_many([(fixtures[i], f"{fixtures[i].id}/{n + 1}") for n, i in enumerate(indices)], emit)
         finally:
             worker.close()
 

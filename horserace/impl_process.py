@@ -197,17 +197,37 @@ class Implementation:
                 child.finish(grace=min(1.0, timeout))
         if self._child is None:
             self._child = _Child(self.argv, self.cwd)
-        extra = self._child.unasked()
-        if extra is not None:
-            stderr = self._child.stderr_tail()
-            self.kill()
-            raise ImplFailure("crash", f"the implementation wrote a line nobody asked for: {extra!r}", stderr)
         try:
             self._child.send(message)
             return self._child.receive(timeout)
         except ImplFailure:
             self.kill()
             raise
+
+    # Persistent mode, pipelined: requests may be sent ahead of their answers.
+    def send(self, message: dict) -> None:
+        """Send a request without waiting (persistent mode); the process is started if
+        needed.  A process that died is noticed by the next :meth:`receive`."""
+        if self._child is None:
+            self._child = _Child(self.argv, self.cwd)
+        try:
+            self._child.send(message)
+        except ImplFailure:
+            pass  # its answer will be missing: receive reports how the process ended
+
+    def receive(self, timeout: float) -> dict:
+        """The next answer (persistent mode); on any failure the process is killed."""
+        if self._child is None:
+            raise ImplFailure("crash", "the implementation is not running")
+        try:
+            return self._child.receive(timeout)
+        except ImplFailure:
+            self.kill()
+            raise
+
+    def unasked(self) -> str | None:
+        """A line the implementation wrote without a request, with nothing outstanding."""
+        return None if self._child is None else self._child.unasked()
 
     def stop(self) -> None:
         if self._child is not None:

@@ -88,7 +88,7 @@ def test_extra_lines_are_caught(tmp_path, capsys):
     assert code == ExitCode.FAILURES
     bad = [r for r in results.values() if r["status"] == "crash"]
     assert results[first_settlement]["status"] == "pass"
-    assert len(bad) == 1 and "nobody asked for" in bad[0]["message"] and "extra" in bad[0]["message"]
+    assert len(bad) == 1 and "nobody asked for" in bad[0]["message"] and "'unasked'" in bad[0]["message"]
 
 
 def test_flooded_stderr_does_not_block(tmp_path, capsys):
