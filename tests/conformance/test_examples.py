@@ -16,6 +16,8 @@ from horserace.cli import main
 from horserace.exitcodes import ExitCode
 from horserace.reports import read_stream
 
+pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CASES = {
     "python": [sys.executable, str(EXAMPLES / "python" / "horse_race.py")],

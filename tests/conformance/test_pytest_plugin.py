@@ -3,8 +3,12 @@ per fixture named by its ID, and reports failures field by field."""
 
 from __future__ import annotations
 
+import pytest
+
 import sys
 from pathlib import Path
+
+pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
 
 FAKE = Path(__file__).with_name("fake_impl.py")
 

@@ -14,6 +14,8 @@ from horserace.cli import main
 from horserace.exitcodes import ExitCode
 from horserace.reports import read_stream
 
+pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
+
 FAKE = Path(__file__).with_name("fake_impl.py")
 CORPUS = Path(__file__).resolve().parents[2] / "scenarios" / "rule-text"
 LAYOUT = "7SWR67"  # the long worked sequence (worked-examples.yaml)
