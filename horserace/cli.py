@@ -77,15 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--partnership", action="store_true", help="four players in two fixed pairs")
     play.add_argument("--match", action="store_true", help="play a whole match to the target, not one hand")
     play.add_argument("--target", type=int, help="target score in displayed points (default: 61)")
-    play.add_argument(
-        "--variant",
-        action="append",
-        type=_variant,
-        metavar="FIELD=READING",
-        help="select a reading of the interpretations register, e.g. block_detection=round-of-passes "
-        "(repeatable)",
-    )
-    play.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _variant_option(play, "select a reading of the interpretations register, e.g. "
+                    "block_detection=round-of-passes (repeatable)")
+    _format_option(play)
 
     bench = sub.add_parser(
         "bench",
@@ -101,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--soak", type=int, default=0, metavar="N",
         help="also play N two-player hands and sample resident memory to show it stays flat",
     )
-    bench.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _format_option(bench)
     bench.add_argument("--corpus", action="store_true",
                        help="also measure fixture loading (against a bare CSafeLoader parse) and replay throughput")
     bench.add_argument("--corpus-fixtures", type=int, default=10_000, metavar="N",
@@ -115,14 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load fixtures strictly (YAML, schema, meaning) and replay each against the "
         "reference engine, comparing expected and actual observations field by field.",
     )
-    replay.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+    _paths_option(replay)
     _selection_options(replay)
-    replay.add_argument(
-        "--variant", action="append", type=_variant, metavar="FIELD=READING",
-        help="replay under a ruleset with this reading of the register; fixtures for other readings "
-        "are skipped (repeatable; default: each fixture under its own readings)",
-    )
-    replay.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _variant_option(replay, "replay under a ruleset with this reading of the register; fixtures for other "
+                    "readings are skipped (repeatable; default: each fixture under its own readings)")
+    _format_option(replay)
 
     coverage = sub.add_parser(
         "coverage",
@@ -130,8 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
         "when a rule has fewer than two fixtures or a register reading has no fixture.",
     )
-    coverage.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
-    coverage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _paths_option(coverage)
+    _format_option(coverage)
 
     serve = sub.add_parser(
         "serve",
@@ -140,8 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         "engine: one JSON object per line on stdin, one answer per line on stdout. Works in "
         "persistent and one-shot mode.",
     )
-    serve.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING",
-                       help="follow this reading of the register (repeatable; default: canonical)")
+    _variant_option(serve, "follow this reading of the register (repeatable; default: canonical)")
 
     conform = sub.add_parser(
         "conform",
@@ -150,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         "spec/protocol.md, and write the reports (JSON Lines stream, JSON, JUnit XML, Markdown, "
         "HTML). Exit 0 when conformant, 1 when not, 3 when the implementation cannot be used.",
     )
-    conform.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+    _paths_option(conform)
     conform.add_argument("--impl", metavar="COMMAND",
                          help="the implementation's command line, split like a POSIX shell (default: the "
                          "reference engine, 'horserace serve')")
@@ -167,8 +157,20 @@ def build_parser() -> argparse.ArgumentParser:
     conform.add_argument("--report-dir", default="horserace-report", metavar="DIR",
                          help="where the reports go (default: ./horserace-report)")
     _selection_options(conform)
-    conform.add_argument("--format", choices=("text", "json"), default="text", help="summary format on stdout")
+    _format_option(conform)
     return parser
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def _paths_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+
+
+def _variant_option(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING", help=help_text)
 
 
 def _selection_options(p: argparse.ArgumentParser) -> None:
