@@ -132,6 +132,21 @@ def build_parser() -> argparse.ArgumentParser:
         "persistent and one-shot mode.",
     )
     _variant_option(serve, "follow this reading of the register (repeatable; default: canonical)")
+    serve.add_argument("--mutant", metavar="NAME",
+                       help="serve a deliberately wrong engine (see 'horserace mutants --list')")
+
+    mutants = sub.add_parser(
+        "mutants",
+        help="run the corpus against every named mutant of the engine; report killed and surviving ones",
+        description="Each mutant is a realistic misreading of one rule, served by 'horserace serve "
+        "--mutant NAME'. The corpus is strong when every mutant is killed (exit 0); a surviving "
+        "mutant exits 1.",
+    )
+    mutants.add_argument("--list", action="store_true", help="list the mutants and exit")
+    mutants.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
+    mutants.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once (default: 2)")
+    _paths_option(mutants)
+    _format_option(mutants)
 
     conform = sub.add_parser(
         "conform",
@@ -440,10 +455,67 @@ def _write_expectations(path: str, results: list[dict]) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     from horserace.serve import main_serve
 
+    if args.mutant:
+        from horserace.mutants import MUTANTS, apply
+
+        if args.mutant not in MUTANTS:
+            raise UsageError(f"horserace: no mutant is named {args.mutant!r}; see 'horserace mutants --list'")
+        apply(args.mutant)
     return main_serve(_ruleset(argparse.Namespace(variant=args.variant, target=None)))
 
 
-COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform}
+def cmd_mutants(args: argparse.Namespace) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from horserace.conform import ImplementationUnusable, Options, run
+    from horserace.mutants import MUTANTS
+    from horserace.ruleset import CANONICAL
+
+    if args.list:
+        for m in MUTANTS.values():
+            print(f"{m.name:<32} {m.rule:<12} {m.description}")
+        return ExitCode.OK
+    unknown = [name for name in args.only or () if name not in MUTANTS]
+    if unknown or args.jobs < 1:
+        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}" if unknown else "--jobs must be at least 1")
+    corpus = _load(args.paths)
+    if corpus.errors:
+        return _print_load_errors(corpus, args.format)
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
+    chosen = [MUTANTS[name] for name in (args.only or MUTANTS)]
+
+    def judge(m):
+        argv = [sys.executable, "-m", "horserace", "serve", "--mutant", m.name]
+        try:
+            outcomes = run(argv, fixtures, Options(timeout=20))
+        except ImplementationUnusable as exc:
+            return {"mutant": m.name, "rule": m.rule, "description": m.description, "killed": True,
+                    "killers": [], "note": f"unusable: {exc}"}
+        killers = [{"id": o.fixture.id, "rule": o.fixture.primary_rule, "status": o.status}
+                   for o in outcomes if o.status not in ("pass", "skip")]
+        return {"mutant": m.name, "rule": m.rule, "description": m.description, "killed": bool(killers),
+                "killers": killers}
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(judge, chosen))
+    survivors = [r for r in results if not r["killed"]]
+    if args.format == "json":
+        print(json.dumps({"fixtures": len(fixtures), "mutants": results, "survivors": [r["mutant"] for r in survivors]},
+                         indent=2))
+    else:
+        for r in results:
+            if r["killed"]:
+                shown = ", ".join(f"{k['id']} ({k['rule']})" for k in r["killers"][:6])
+                more = f" and {len(r['killers']) - 6} more" if len(r["killers"]) > 6 else ""
+                print(f"killed    {r['mutant']:<32} [{r['rule']}] by {len(r['killers'])}: {shown}{more}{r.get('note', '')}")
+            else:
+                print(f"SURVIVED  {r['mutant']:<32} [{r['rule']}] {r['description']}")
+        print(f"{len(results) - len(survivors)} of {len(results)} mutants killed by {len(fixtures)} fixtures")
+    return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform,
+            "mutants": cmd_mutants}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

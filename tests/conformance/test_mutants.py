@@ -1,0 +1,47 @@
+"""The suite's own strength: every named mutant of the engine (a realistic misreading of
+one rule) is killed by the corpus through the protocol, and by a fixture that cites the
+rule the mutant misreads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from horserace.cli import main
+from horserace.exitcodes import ExitCode
+from horserace.fixtures import load_paths
+from horserace.mutants import MUTANTS
+from horserace.specdoc import load_rules
+
+pytestmark = pytest.mark.slow
+
+
+def test_at_least_fifteen_mutants_each_naming_a_real_rule():
+    rules = load_rules()
+    assert len(MUTANTS) >= 15
+    assert all(m.rule in rules for m in MUTANTS.values())
+
+
+def test_every_mutant_is_killed_by_a_fixture_citing_its_rule(capsys):
+    assert main(["mutants", "--format", "json", "--jobs", "2"]) == ExitCode.OK
+    report = json.loads(capsys.readouterr().out)
+    assert report["survivors"] == []
+    fixtures = {fx.id: fx for fx in load_paths().fixtures}
+    for result in report["mutants"]:
+        citing = [k["id"] for k in result["killers"] if result["rule"] in fixtures[k["id"]].rules]
+        assert citing, f"{result['mutant']} is killed only by fixtures that do not cite {result['rule']}"
+
+
+def test_a_surviving_mutant_fails_the_run(capsys):
+    # Against the settlement fixtures alone, a mutant of the turn cannot be caught.
+    settlement_only = Path(__file__).resolve().parents[2] / "scenarios" / "rule-text" / "settlement.yaml"
+    code = main(["mutants", str(settlement_only), "--only", "drawn-tile-continues"])
+    assert code == ExitCode.FAILURES
+    assert "SURVIVED  drawn-tile-continues" in capsys.readouterr().out
+
+
+def test_unknown_mutant_is_a_usage_error(capsys):
+    assert main(["mutants", "--only", "no-such-mutant"]) == ExitCode.USAGE
+    assert main(["serve", "--mutant", "no-such-mutant"]) == ExitCode.USAGE
