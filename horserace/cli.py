@@ -148,6 +148,24 @@ def build_parser() -> argparse.ArgumentParser:
     _paths_option(mutants)
     _format_option(mutants)
 
+    fuzz = sub.add_parser(
+        "fuzz",
+        help="differential fuzzing: random play scenarios against an implementation and the reference",
+        description="Send seeded random play scenarios to an implementation through the protocol and "
+        "compare with the reference engine. The first disagreement is shrunk to the shortest prefix "
+        "of placements that still disagrees and written as a fixture (origin: generated) under "
+        "OUT/generated/ for review. Exit 0: no disagreement; 1: one was found.",
+    )
+    fuzz.add_argument("--impl", metavar="COMMAND",
+                      help="the implementation's command line (default: the reference engine, 'horserace serve')")
+    fuzz.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
+    fuzz.add_argument("--budget", type=int, default=1000, metavar="N", help="seeds to try (default: 1000)")
+    fuzz.add_argument("--jobs", type=int, default=1, metavar="N",
+                      help="shards of the seed range run at once, one implementation process each (default: 1)")
+    fuzz.add_argument("--out", default="fuzz-findings", metavar="DIR",
+                      help="where findings are written, under DIR/generated/ (default: ./fuzz-findings)")
+    _format_option(fuzz)
+
     conform = sub.add_parser(
         "conform",
         help="run the corpus against an implementation through the conformance protocol",
@@ -464,6 +482,48 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return main_serve(_ruleset(argparse.Namespace(variant=args.variant, target=None)))
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    import shlex
+
+    from horserace.conform import ImplementationUnusable
+    from horserace.fuzz import fuzz
+
+    if args.budget < 1 or args.jobs < 1:
+        raise UsageError("--budget and --jobs must be at least 1")
+    argv = shlex.split(args.impl) if args.impl else [sys.executable, "-m", "horserace", "serve"]
+    bar = _progress(sys.stderr.isatty())
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if bar:
+            bar(f"fuzz: {done[0]:,}/{args.budget:,} hands")
+
+    try:
+        result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick)
+    except ImplementationUnusable as exc:
+        print(f"horserace: the implementation is unusable: {exc}", file=sys.stderr)
+        return ExitCode.IMPLEMENTATION_UNUSABLE
+    if bar:
+        sys.stderr.write("\r\033[K")
+    if args.format == "json":
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        rate = f"{result.hands / result.seconds:,.0f}" if result.seconds else "-"
+        print(f"fuzzed {result.hands:,} hands (seeds {result.seeds[0]}..{result.seeds[1]}) in "
+              f"{result.seconds:.1f} s ({rate} hands/s)")
+        for f in result.findings:
+            first = f.differences[0] if f.differences else None
+            where = (f"{first.path}: expected {json.dumps(first.expected)}, got {json.dumps(first.actual)}"
+                     if first else f.message)
+            print(f"DISAGREEMENT seed {f.seed} ({f.rule}), shrunk from {f.original_placements} to {f.placements} "
+                  f"placements: {where}")
+            print(f"  written to {f.path}")
+        if not result.findings:
+            print("no disagreement")
+    return ExitCode.FAILURES if result.findings else ExitCode.OK
+
+
 def cmd_mutants(args: argparse.Namespace) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -515,7 +575,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform,
-            "mutants": cmd_mutants}
+            "mutants": cmd_mutants, "fuzz": cmd_fuzz}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
