@@ -17,7 +17,7 @@ from typing import Callable
 
 from horserace.hand import Hand
 from horserace.match import deal
-from horserace.ruleset import CANONICAL
+from horserace.ruleset import CANONICAL, Ruleset
 from horserace.playout import play_random_hand
 
 #: The configurations measured: (label, players, partnership).
@@ -50,14 +50,15 @@ def play_checked_hand(hand: Hand, rng: random.Random) -> Hand:
     return hand
 
 
-def time_hands(players: int, partnership: bool, hands: int, *, record: bool, seed: int, checked: bool = False) -> float:
+def time_hands(players: int, partnership: bool, hands: int, *, record: bool, seed: int, checked: bool = False,
+               ruleset: Ruleset = CANONICAL) -> float:
     """Hands per second for ``hands`` random hands (deal included)."""
     rng = random.Random(seed)
     play = play_checked_hand if checked else play_random_hand
     start = time.perf_counter()
     for _ in range(hands):
         tiles, boneyard = deal(rng, players)
-        hand = Hand(tiles, boneyard, 0, partnership=partnership, record=record, validate=False)
+        hand = Hand(tiles, boneyard, 0, partnership=partnership, record=record, validate=False, ruleset=ruleset)
         play(hand, rng)
     return hands / (time.perf_counter() - start)
 
@@ -67,6 +68,7 @@ def measure_play(
     repeats: int = 5,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
+    ruleset: Ruleset = CANONICAL,
 ) -> list[PlayFigure]:
     figures = []
     plan = [(label, p, part, rec, False) for label, p, part in CONFIGS for rec in (False, True)]
@@ -76,7 +78,8 @@ def measure_play(
         for r in range(repeats):
             if progress:
                 progress(f"{label}, events {'on' if record else 'off'}{', checked' if checked else ''}: repeat {r + 1}/{repeats}")
-            rates.append(time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked))
+            rates.append(time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked,
+                                    ruleset=ruleset))
         figures.append(
             PlayFigure(
                 label, record, "checked" if checked else "run", hands, repeats,

@@ -42,10 +42,16 @@ def _variant(text: str) -> tuple[str, str]:
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
+    """The ruleset of a command line: --rules (a file or a bundled name), then each
+    --variant on top, then --target."""
     ruleset = CANONICAL
-    for field, reading in args.variant or ():
+    if getattr(args, "rules", None):
+        from horserace.rulesets import resolve
+
+        ruleset = resolve(args.rules).ruleset
+    for field, reading in getattr(args, "variant", None) or ():
         ruleset = ruleset.with_variant(field, reading)
-    if args.target is not None:
+    if getattr(args, "target", None) is not None:
         if args.target < 1:
             raise UsageError("--target must be a positive whole number")
         from dataclasses import replace
@@ -102,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="generated fixtures for --corpus (default: 10000)")
     bench.add_argument("--conformance", action="store_true",
                        help="also measure the conformance path: protocol against 'horserace serve' vs in-process replay")
+    _variant_option(bench, "measure random play under this reading of the register (repeatable)")
 
     replay = sub.add_parser(
         "replay",
@@ -148,6 +155,23 @@ def build_parser() -> argparse.ArgumentParser:
     _paths_option(mutants)
     _format_option(mutants)
 
+    diff = sub.add_parser(
+        "diff",
+        help="which outcomes change between two rulesets",
+        description="Observe every fixture's input under ruleset A and ruleset B (the fixture's own "
+        "scores and target stay), and with --play N play N seeded random matches to the target under "
+        "both; list what differs, field by field, grouped by rule ID, with the first divergence. "
+        "Exit 0 when nothing differs, 1 when something does.",
+    )
+    diff.add_argument("--rules", action="append", required=True, metavar="FILE",
+                      help="a ruleset file or bundled name; give it twice: A then B")
+    diff.add_argument("--play", type=int, default=0, metavar="N", help="also compare N seeded random matches")
+    diff.add_argument("--seed", type=int, default=0, help="first seed for --play (default: 0)")
+    _paths_option(diff)
+    _selection_options(diff)
+    diff.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                      help="output format (default: text)")
+
     fuzz = sub.add_parser(
         "fuzz",
         help="differential fuzzing: random play scenarios against an implementation and the reference",
@@ -164,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="shards of the seed range run at once, one implementation process each (default: 1)")
     fuzz.add_argument("--out", default="fuzz-findings", metavar="DIR",
                       help="where findings are written, under DIR/generated/ (default: ./fuzz-findings)")
+    _variant_option(fuzz, "fuzz under this reading of the register; the implementation must follow the same "
+                    "readings (repeatable)")
     _format_option(fuzz)
 
     conform = sub.add_parser(
@@ -203,6 +229,9 @@ def _paths_option(p: argparse.ArgumentParser) -> None:
 
 
 def _variant_option(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument("--rules", metavar="FILE",
+                   help="a ruleset file (spec/rulesets/*.yaml format) or the name of a bundled one, "
+                   "e.g. long-match or one-branch")
     p.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING", help=help_text)
 
 
@@ -286,7 +315,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.hands < 1 or args.repeat < 1 or args.soak < 0:
         raise UsageError("--hands and --repeat must be at least 1, --soak at least 0")
     progress = _progress(sys.stderr.isatty())
-    figures = bench.measure_play(args.hands, args.repeat, args.seed, progress)
+    figures = bench.measure_play(args.hands, args.repeat, args.seed, progress, ruleset=_ruleset(args))
     soak_result = bench.soak(args.soak, seed=args.seed, progress=progress) if args.soak else None
     corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=progress) if args.corpus else None
     conformance_result = bench.measure_conformance(progress=progress) if args.conformance else None
@@ -328,7 +357,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     corpus = _load(args.paths)
     if corpus.errors:
         return _print_load_errors(corpus, args.format)
-    ruleset = _ruleset(argparse.Namespace(variant=args.variant, target=None)) if args.variant else None
+    ruleset = _ruleset(args) if (args.variant or args.rules) else None
     fixtures = select(corpus.fixtures, args.select, args.deselect)
     results = [replay_fixture(fx, ruleset) for fx in fixtures]
     elapsed = time.perf_counter() - start
@@ -479,7 +508,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.mutant not in MUTANTS:
             raise UsageError(f"horserace: no mutant is named {args.mutant!r}; see 'horserace mutants --list'")
         apply(args.mutant)
-    return main_serve(_ruleset(argparse.Namespace(variant=args.variant, target=None)))
+    return main_serve(_ruleset(args))
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from horserace.diff import format_markdown, format_text, run_diff
+    from horserace.fixtures import FixtureError
+    from horserace.replay import select
+    from horserace.rulesets import resolve
+
+    if len(args.rules) != 2:
+        raise UsageError("horserace diff: give --rules exactly twice (A, then B)")
+    if args.play < 0:
+        raise UsageError("--play must be at least 0")
+    try:
+        a, b = resolve(args.rules[0]), resolve(args.rules[1])
+    except FixtureError as exc:
+        print(f"horserace: {exc.render()}", file=sys.stderr)
+        return ExitCode.INVALID_INPUT
+    corpus = _load(args.paths)
+    if corpus.errors:
+        return _print_load_errors(corpus, "text" if args.format == "markdown" else args.format)
+    report = run_diff(select(corpus.fixtures, args.select, args.deselect), a, b, play=args.play, seed=args.seed)
+    if args.format == "json":
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    elif args.format == "markdown":
+        print(format_markdown(report), end="")
+    else:
+        print(format_text(report))
+    return ExitCode.OK if report.empty else ExitCode.FAILURES
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -500,7 +557,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             bar(f"fuzz: {done[0]:,}/{args.budget:,} hands")
 
     try:
-        result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick)
+        result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick,
+                      ruleset=_ruleset(args))
     except ImplementationUnusable as exc:
         print(f"horserace: the implementation is unusable: {exc}", file=sys.stderr)
         return ExitCode.IMPLEMENTATION_UNUSABLE
@@ -575,7 +633,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform,
-            "mutants": cmd_mutants, "fuzz": cmd_fuzz}
+            "mutants": cmd_mutants, "fuzz": cmd_fuzz, "diff": cmd_diff}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

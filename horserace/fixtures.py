@@ -223,8 +223,11 @@ def _validator():
     return jsonschema_rs.Draft202012Validator(schema())
 
 
-def _schema_errors(data: Any, text: str, file: str) -> list[FixtureError]:
-    validator = _validator()
+def _schema_errors(data: Any, text: str, file: str, validator=None) -> list[FixtureError]:
+    """Schema errors with their positions (``validator``: the fixture schema's unless
+    another is given, e.g. the ruleset schema's, whose documents are not lists)."""
+    fixture_list = validator is None
+    validator = validator or _validator()
     try:
         if validator.is_valid(data):
             return []
@@ -236,9 +239,10 @@ def _schema_errors(data: Any, text: str, file: str) -> list[FixtureError]:
         path = list(err.instance_path)
         line, column = _node_at(text, path)
         fixture_id = None
-        if path and isinstance(path[0], int) and isinstance(data, list) and isinstance(data[path[0]], dict):
+        if fixture_list and path and isinstance(path[0], int) and isinstance(data, list) and isinstance(data[path[0]], dict):
             fixture_id = data[path[0]].get("id") if isinstance(data[path[0]].get("id"), str) else None
-        where = "/".join(str(p) for p in path[1:]) or "(fixture)"
+        shown = path[1:] if fixture_list else path
+        where = "/".join(str(p) for p in shown) or ("(fixture)" if fixture_list else "(document)")
         message = err.message
         value = _get(data, path)
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) and "|" in value[0]:
@@ -295,12 +299,16 @@ def _fixture_lines(text: str, count: int) -> list[int]:
     return line_of
 
 
+#: Fixture files are YAML; JSON (a subset of YAML) is read too, as ``horserace export`` writes it.
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
 def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+            files.extend(sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file()))
         else:
             files.append(p)
     return files

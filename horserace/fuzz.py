@@ -22,9 +22,10 @@ from typing import Callable, Sequence
 
 import yaml
 
-from horserace.conform import Options, Outcome, Worker
+from horserace.conform import ImplementationUnusable, Options, Outcome, Worker
 from horserace.fixtures import Fixture
 from horserace.generate import generated_id, random_play_fixture
+from horserace.ruleset import CANONICAL, Ruleset
 from horserace.scenario import observe
 
 SEATINGS = ((2, False), (3, False), (4, False), (4, True))
@@ -39,16 +40,16 @@ _FIELD_RULES = {
 }
 
 
-def scenario(seed: int) -> Fixture:
+def scenario(seed: int, ruleset: Ruleset = CANONICAL) -> Fixture:
     """The random ``play`` scenario of ``seed`` (seating chosen by the seed too)."""
     players, partnership = SEATINGS[seed % len(SEATINGS)]
-    return _fixture(random_play_fixture(seed, players, partnership))
+    return _fixture(random_play_fixture(seed, players, partnership, ruleset))
 
 
 def _fixture(doc: dict) -> Fixture:
     return Fixture(id=doc["id"], description=doc["description"], kind=doc["kind"], rules=doc["rules"],
                    origin=doc["origin"], why=doc["why"], input=doc["input"], expected=doc["expected"],
-                   file="(fuzz)", line=0)
+                   variants=doc.get("variants", {}), file="(fuzz)", line=0)
 
 
 def truncated(fx: Fixture, placements: int) -> Fixture:
@@ -58,7 +59,7 @@ def truncated(fx: Fixture, placements: int) -> Fixture:
     inp["hands"][0]["placements"] = inp["hands"][0]["placements"][:placements]
     out = copy.copy(fx)
     out.input = inp
-    out.expected = observe("play", inp)
+    out.expected = observe("play", inp, fx.variants)
     out._canonical = None
     return out
 
@@ -141,6 +142,7 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
                 f"random hand on which the implementation still disagrees. The expected values are the "
                 f"reference engine's; review them against the rules before this fixture joins the corpus. "
                 f"Disagreement: {finding.message or first}."),
+        **({"variants": fx.variants} if fx.variants else {}),
         "input": fx.input,
         "expected": fx.expected,
     }
@@ -155,12 +157,18 @@ def _rule_for(differences) -> str:
 
 
 def fuzz_range(argv: Sequence[str], first: int, count: int, *, options: Options | None = None,
-               stop: threading.Event | None = None, progress: Callable[[int], None] | None = None
-               ) -> tuple[int, Finding | None, Fixture | None]:
+               stop: threading.Event | None = None, progress: Callable[[int], None] | None = None,
+               ruleset: Ruleset = CANONICAL) -> tuple[int, Finding | None, Fixture | None]:
     """Fuzz seeds ``first .. first+count-1`` with one implementation process; returns
     the hands run and the first (shrunk) finding."""
     worker = Worker(argv, options or Options())
     worker.handshake()
+    if worker.ruleset.readings != ruleset.readings:
+        worker.close()
+        theirs = ", ".join(f"{k}={v}" for k, v in worker.ruleset.variants.items()) or "the canonical readings"
+        ours = ", ".join(f"{k}={v}" for k, v in ruleset.variants.items()) or "the canonical readings"
+        raise ImplementationUnusable(f"the implementation follows {theirs}; this fuzzing run is under {ours} "
+                                     "(choose it with --rules or --variant)")
     done = 0
     try:
         seed = first
@@ -168,7 +176,7 @@ def fuzz_range(argv: Sequence[str], first: int, count: int, *, options: Options 
             if stop is not None and stop.is_set():
                 break
             batch_seeds = list(range(seed, min(seed + BATCH, first + count)))
-            batch = [scenario(s) for s in batch_seeds]
+            batch = [scenario(s, ruleset) for s in batch_seeds]
             outcomes = _run(worker, batch)
             for s, fx, outcome in zip(batch_seeds, batch, outcomes):
                 done += 1
@@ -191,7 +199,7 @@ def fuzz_range(argv: Sequence[str], first: int, count: int, *, options: Options 
 
 
 def fuzz(argv: Sequence[str], seed: int, budget: int, *, jobs: int = 1, out_dir: Path | None = None,
-         progress: Callable[[int], None] | None = None) -> FuzzResult:
+         progress: Callable[[int], None] | None = None, ruleset: Ruleset = CANONICAL) -> FuzzResult:
     """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the first finding
     of each shard as a fixture under ``out_dir/generated/``."""
     stop = threading.Event()
@@ -214,7 +222,7 @@ def fuzz(argv: Sequence[str], seed: int, budget: int, *, jobs: int = 1, out_dir:
 
     def work(i: int, start: int, count: int) -> None:
         try:
-            results[i] = fuzz_range(argv, start, count, stop=stop, progress=tick)
+            results[i] = fuzz_range(argv, start, count, stop=stop, progress=tick, ruleset=ruleset)
         except BaseException as exc:  # re-raised in the caller's thread below
             errors.append(exc)
             stop.set()

@@ -11,9 +11,10 @@ import hashlib
 import random
 
 from horserace.match import deal
+from horserace.ruleset import CANONICAL, Ruleset
 from horserace.hand import Hand
 from horserace.observe import event_record
-from horserace.playout import play_random_hand
+from horserace.layout import PORT_NAMES
 from horserace.tiles import NAMES
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -25,21 +26,34 @@ def generated_id(seed: int, salt: str = "") -> str:
     return "".join(_ALPHABET[(digest >> (5 * i)) & 31] for i in range(6))
 
 
-def random_play_fixture(seed: int, players: int = 2, partnership: bool = False) -> dict:
+def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, ruleset: Ruleset = CANONICAL) -> dict:
+    """A seeded random hand as a ``play`` fixture: the placements (and, under
+    ``continuation=optional``, the continuations given up) are the decisions of the
+    random player, in order; draws and passes follow from the boneyard."""
     rng = random.Random(seed)
     hands, boneyard = deal(rng, players)
     opener = rng.randrange(players)
     sides = 2 if partnership else players
-    hand = Hand(hands, boneyard, opener, partnership=partnership)
-    play_random_hand(hand, rng)
-    placements = []
-    for event in hand.events:
-        if type(event).__name__ == "Place":
-            entry = {"tile": NAMES[event.tile]}
-            if event.target is not None:
-                entry.update(target=NAMES[event.target], port=event_record(event)["port"])
-            placements.append(entry)
-    return {
+    hand = Hand(hands, boneyard, opener, partnership=partnership, ruleset=ruleset)
+    rand = rng.random
+    placements: list[dict] = []
+
+    def choose(moves):
+        tile, target, port = moves[int(rand() * len(moves))]
+        entry = {"tile": NAMES[tile]}
+        if target is not None:
+            entry.update(target=NAMES[target], port=PORT_NAMES[port])
+        placements.append(entry)
+        return tile, target, port
+
+    def give_up() -> bool:
+        if rand() < 0.5:
+            placements.append({"end_turn": True})
+            return True
+        return False
+
+    hand.run(choose, give_up)
+    doc = {
         "id": generated_id(seed, f"{players}{partnership}"),
         "description": f"random {players}-seat {'partnership' if partnership else 'individual'} hand, seed {seed}",
         "kind": "play",
@@ -64,3 +78,7 @@ def random_play_fixture(seed: int, players: int = 2, partnership: bool = False) 
             "match_winners": list(hand.match_winners),
         },
     }
+    if ruleset.variants:
+        doc["variants"] = ruleset.variants
+    return doc
+

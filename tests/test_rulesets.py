@@ -1,0 +1,72 @@
+"""Rulesets as data (spec/rulesets/) and the outcome diff between two of them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from horserace.cli import main
+from horserace.diff import run_diff
+from horserace.exitcodes import ExitCode
+from horserace.fixtures import FixtureError, load_paths
+from horserace.replay import replay_fixture
+from horserace.ruleset import CANONICAL, VARIANT_FIELDS
+from horserace.rulesets import bundled, load_ruleset, resolve
+
+CORPUS = load_paths().fixtures
+VARIANT_RULESETS = [name for name, r in bundled().items() if r.ruleset.variants]
+
+
+def test_bundled_rulesets_cover_every_reading_and_a_long_match():
+    rulesets = bundled()
+    assert rulesets["canonical"].ruleset == CANONICAL
+    assert rulesets["long-match"].ruleset.target == 121 and not rulesets["long-match"].ruleset.variants
+    named = {(f, r) for rs in rulesets.values() for f, r in rs.ruleset.variants.items()}
+    assert named == {(f, r) for f, readings in VARIANT_FIELDS.items() for r in readings[1:]}
+
+
+def test_invalid_ruleset_is_reported_with_its_place(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\ndescription: x\ntarget: 61\nreadings: {branch_use: three}\n")
+    with pytest.raises(FixtureError) as err:
+        load_ruleset(bad)
+    assert "bad.yaml:4:" in err.value.render() and "readings/branch_use" in err.value.render()
+    with pytest.raises(FixtureError, match="no bundled ruleset"):
+        resolve("no-such-ruleset")
+
+
+@pytest.mark.parametrize("name", sorted(bundled()))
+def test_replay_under_each_ruleset_passes_where_fixtures_apply(name):
+    ruleset = resolve(name).ruleset
+    statuses = [replay_fixture(fx, ruleset).status for fx in CORPUS]
+    assert set(statuses) <= {"pass", "skip"} and "pass" in statuses
+
+
+@pytest.mark.parametrize("name", VARIANT_RULESETS)
+def test_diff_against_each_variant_finds_the_fixtures_of_that_reading(name):
+    variant = resolve(name)
+    report = run_diff(CORPUS, resolve("canonical"), variant)
+    changed = {c.fixture.id for c in report.changed}
+    assert changed, f"no fixture changes between canonical and {name}"
+    (field, reading), = variant.ruleset.variants.items()
+    naming = {fx.id for fx in CORPUS if fx.variants.get(field) == reading}
+    assert naming & changed, f"no fixture naming {field}={reading} observes differently under canonical"
+
+
+def test_long_match_changes_matches_not_fixtures():
+    report = run_diff(CORPUS, resolve("canonical"), resolve("long-match"), play=4, seed=3)
+    assert report.changed == [] and len(report.changed_matches) == 4
+
+
+def test_diff_command_formats_and_exit_codes(capsys):
+    assert main(["diff", "--rules", "canonical", "--rules", "canonical"]) == ExitCode.OK
+    assert "no outcome differs" in capsys.readouterr().out
+    assert main(["diff", "--rules", "canonical", "--rules", "one-branch", "--format", "json"]) == ExitCode.FAILURES
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["b"]["readings"] == {"branch_use": "one"} and doc["changed_fixtures"]
+    assert main(["diff", "--rules", "canonical", "--rules", "one-branch", "--format", "markdown"]) == ExitCode.FAILURES
+    assert "## Outcome diff: `canonical` → `one-branch`" in capsys.readouterr().out
+    assert main(["diff", "--rules", "canonical"]) == ExitCode.USAGE
+    assert main(["diff", "--rules", "canonical", "--rules", "nope"]) == ExitCode.INVALID_INPUT
+    capsys.readouterr()
