@@ -172,6 +172,16 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--format", choices=("text", "json", "markdown"), default="text",
                       help="output format (default: text)")
 
+    export = sub.add_parser(
+        "export",
+        help="write the corpus, rulesets and schemas as plain JSON with a version stamp",
+        description="Write DIR/manifest.json (suite and protocol versions, date, file list), "
+        "DIR/scenarios/**.json (each fixture file as a JSON list, paths kept), DIR/rulesets/*.json "
+        "and DIR/schema/**.json, for users who never run horserace's Python code.",
+    )
+    export.add_argument("out", metavar="DIR", help="the folder to write into")
+    export.add_argument("--format", choices=("json",), default="json", help="export format (only json)")
+
     fuzz = sub.add_parser(
         "fuzz",
         help="differential fuzzing: random play scenarios against an implementation and the reference",
@@ -539,6 +549,21 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return ExitCode.OK if report.empty else ExitCode.FAILURES
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from horserace.export import export_json
+
+    corpus = _load([])
+    if corpus.errors:
+        return _print_load_errors(corpus, "text")
+    manifest = export_json(Path(args.out))
+    print(f"exported {manifest['fixtures']} fixtures in {len(manifest['files'])} files, "
+          f"{len(manifest['rulesets'])} rulesets and {len(manifest['schemas'])} schemas "
+          f"(suite {manifest['suite']}, protocol {manifest['protocol']}) to {args.out}")
+    return ExitCode.OK
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
     import shlex
 
@@ -633,7 +658,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform,
-            "mutants": cmd_mutants, "fuzz": cmd_fuzz, "diff": cmd_diff}
+            "mutants": cmd_mutants, "fuzz": cmd_fuzz, "diff": cmd_diff,
+            "export": cmd_export}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -217,6 +217,8 @@ class Worker:
 
 def applicable(fx: Fixture, hello: dict, ruleset: Ruleset) -> str | None:
     """Why a fixture is skipped for this implementation (``None``: it runs)."""
+    if fx.deprecated:
+        return f"deprecated: {fx.deprecated}"
     if fx.kind not in hello.get("kinds", []):
         return f"kind {fx.kind} not supported"
     if not fx.applies_under(ruleset):

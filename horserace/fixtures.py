@@ -88,6 +88,8 @@ class Fixture:
     variants: dict[str, str] = field(default_factory=dict)
     file: str = ""
     line: int = 0
+    #: Why the fixture is withdrawn (it keeps its ID; replay, conform and coverage skip it).
+    deprecated: str | None = None
 
     _canonical: dict | None = field(default=None, repr=False, compare=False)
 
@@ -278,6 +280,7 @@ def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
             id=item["id"], description=item["description"], kind=item["kind"], rules=item["rules"],
             origin=item["origin"], why=item["why"], input=item["input"], expected=item["expected"],
             sources=item.get("sources", []), variants=item.get("variants", {}), file=file, line=lines[i],
+            deprecated=item.get("deprecated"),
         )
         for i, item in enumerate(data)
     ]

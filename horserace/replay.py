@@ -98,6 +98,8 @@ class Result:
 def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
     """Replay one fixture against the reference engine: under its own readings, or, given
     a ``ruleset``, only if the fixture holds under it (else it is skipped)."""
+    if fx.deprecated:
+        return Result(fx, "skip", message=f"deprecated: {fx.deprecated}")
     if ruleset is not None and not fx.applies_under(ruleset):
         wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items())
         return Result(fx, "skip", message=f"holds only under {wanted}")

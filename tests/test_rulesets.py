@@ -70,3 +70,48 @@ def test_diff_command_formats_and_exit_codes(capsys):
     assert main(["diff", "--rules", "canonical"]) == ExitCode.USAGE
     assert main(["diff", "--rules", "canonical", "--rules", "nope"]) == ExitCode.INVALID_INPUT
     capsys.readouterr()
+
+
+# ---------------------------------------------------------------------- versioning and export
+def test_every_corpus_fixture_is_in_the_changelog():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "changelog_ids.py"
+    result = subprocess.run([sys.executable, str(tool)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_deprecated_fixtures_are_skipped_and_cover_nothing(tmp_path):
+    from horserace.coverage import coverage_report
+    from tests.test_fixture_loader import GOOD_LAYOUT
+
+    path = tmp_path / "d.yaml"
+    path.write_text(GOOD_LAYOUT.replace("  origin:", "  deprecated: superseded by T3STAB (0.2.0)\n  origin:"))
+    (fixture,) = load_paths([path]).fixtures
+    assert fixture.deprecated and replay_fixture(fixture).status == "skip"
+    rows = {row["rule"]: row["fixtures"] for row in coverage_report([fixture])["rules"]}
+    assert rows["HR-COUNT-2"] == []
+
+
+def test_export_round_trips_through_the_loader(tmp_path, capsys):
+    assert main(["export", str(tmp_path)]) == ExitCode.OK
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    from horserace import __version__
+    from horserace.protocol import PROTOCOL_VERSION
+
+    assert manifest["suite"] == __version__ and manifest["protocol"] == PROTOCOL_VERSION
+    exported = load_paths([tmp_path / "scenarios"])
+    assert exported.errors == []
+    by_id = {fx.id: fx for fx in exported.fixtures}
+    assert manifest["fixtures"] == len(CORPUS) == len(by_id)
+    for fx in CORPUS:
+        twin = by_id[fx.id]
+        assert (twin.kind, twin.rules, twin.variants, twin.input, twin.expected, twin.why) == \
+            (fx.kind, fx.rules, fx.variants, fx.input, fx.expected, fx.why)
+        assert replay_fixture(twin).status == "pass"
+    for path in manifest["rulesets"]:
+        named = load_ruleset(tmp_path / path)
+        assert named.ruleset == resolve(named.name).ruleset
+    capsys.readouterr()
