@@ -313,7 +313,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"  seat {seat} holds {' '.join(NAMES[t] for t in tiles)}")
         print(f"  boneyard ({len(boneyard)}, in draw order): {' '.join(NAMES[t] for t in boneyard)}")
         for event in hand.events:
-            print(f"  {event_line(event, partnership=args.partnership)}")
+            print(f"  {event_line(event, partnership=args.partnership, match_over=hand.match_over)}")
     if args.match and not match.over:
         print("\nthe match did not finish")
     return ExitCode.OK

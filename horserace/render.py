@@ -13,7 +13,7 @@ def side_name(side: int, partnership: bool) -> str:
     return f"seat {side}"
 
 
-def event_line(event: Event, *, partnership: bool = False) -> str:
+def event_line(event: Event, *, partnership: bool = False, match_over: bool = False) -> str:
     if isinstance(event, Place):
         where = "opening tile" if event.target is None else f"on {NAMES[event.target]} {PORT_NAMES[event.port]}"
         line = f"seat {event.seat} places {NAMES[event.tile]} {where}: count {event.count}"
@@ -32,7 +32,12 @@ def event_line(event: Event, *, partnership: bool = False) -> str:
         return f"seat {event.seat} ends the turn"
     if isinstance(event, HandEnd):
         winners = ", ".join(side_name(s, partnership) for s in event.winners) or "none (the match ended)"
-        opener = "by lot" if event.next_opener is None else f"seat {event.next_opener}"
+        if event.next_opener is not None:
+            opener = f"seat {event.next_opener}"
+        elif match_over:
+            opener = "none (the match is over)"
+        else:
+            opener = "by lot"
         return (
             f"hand ends ({event.reason.value}); pips left {list(event.pips)}; winners: {winners}; "
             f"credits {list(event.credits)}; scores {list(event.scores)}; next opener {opener}"
