@@ -45,7 +45,8 @@ _LA, _LB, _BA, _BB = 1 << LINEAR_A, 1 << LINEAR_B, 1 << BRANCH_A, 1 << BRANCH_B
 _BOTH_LINEAR = _LA | _LB
 
 #: ``CREDIT[count]``: raw credit of a placement whose count is ``count`` (HR-CREDIT-1).
-#: The count can never exceed 4 * 12 + spinner arms; 256 is a generous bound.
+#: The count never exceeds 168, the pips of the whole set (no tile counts more than its
+#: pips); 256 entries leave room.
 CREDIT: tuple[int, ...] = tuple(c if c > 0 and c % 5 == 0 else 0 for c in range(256))
 
 
