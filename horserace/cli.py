@@ -182,6 +182,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("out", metavar="DIR", help="the folder to write into")
     export.add_argument("--format", choices=("json",), default="json", help="export format (only json)")
 
+    synth = sub.add_parser(
+        "synthesize",
+        help="construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
+        description="Ask Z3 for scenarios that random play rarely reaches (a blocked four-player tie "
+        "where two tied players cross the target, three interior spinners each with an unstarted "
+        "branch, a placement worth exactly the points a side needs) and write them as fixtures "
+        "(origin: generated) under OUT/generated/ for a human to review.",
+    )
+    synth.add_argument("--out", default="synthesized", metavar="DIR",
+                       help="where the fixtures are written, under DIR/generated/ (default: ./synthesized)")
+
     fuzz = sub.add_parser(
         "fuzz",
         help="differential fuzzing: random play scenarios against an implementation and the reference",
@@ -564,6 +575,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def cmd_synthesize(args: argparse.Namespace) -> int:
+    try:
+        from horserace.verify.synthesis import synthesize_all
+    except ImportError as exc:  # z3-solver is an extra
+        print(f"horserace: synthesize needs z3-solver: pip install 'horserace[verify]' ({exc})", file=sys.stderr)
+        return ExitCode.USAGE
+    for path in synthesize_all(args.out):
+        print(f"wrote {path}; review it before adding anything to the corpus")
+    return ExitCode.OK
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
     import shlex
 
@@ -659,7 +681,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 COMMANDS = {"play": cmd_play, "bench": cmd_bench, "replay": cmd_replay, "coverage": cmd_coverage, "serve": cmd_serve, "conform": cmd_conform,
             "mutants": cmd_mutants, "fuzz": cmd_fuzz, "diff": cmd_diff,
-            "export": cmd_export}
+            "export": cmd_export, "synthesize": cmd_synthesize}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -83,3 +83,14 @@ def test_play_reaches_61_exactly(generated):
     assert place["credit"] == 61 - before and place["continues"] is False
     assert [e["event"] for e in events] == ["place", "hand-end", "match-end"]
     assert events[1]["reason"] == "match" and fx.expected["scores"][0] == 61
+
+
+def test_synthesize_command(tmp_path, capsys):
+    from horserace.cli import main
+    from horserace.fixtures import load_paths
+
+    assert main(["synthesize", "--out", str(tmp_path)]) == 0
+    corpus = load_paths([tmp_path])
+    assert corpus.errors == [] and len(corpus.fixtures) == 3
+    assert all(fx.origin == "generated" for fx in corpus.fixtures)
+    assert "review it" in capsys.readouterr().out
