@@ -181,10 +181,7 @@ def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
             i += 1
             continue
         if hand.pending_drawn is None and not hand.can_place(seat):
-            if hand.must_draw():
-                hand.draw(seat)
-            else:
-                hand.pass_turn(seat)
+            hand.play_forced()  # draws and passes follow from the boneyard
             continue
         if i >= len(entries):
             return  # the fixture stops here, before the hand ends

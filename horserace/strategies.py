@@ -380,10 +380,7 @@ def _play(draw, hand: Hand) -> list[dict[str, Any]]:
             placements.append({"end_turn": True})
             continue
         if hand.pending_drawn is None and not hand.can_place(seat):
-            if hand.must_draw():
-                hand.draw(seat)
-            else:
-                hand.pass_turn(seat)
+            hand.play_forced()  # draws and passes follow from the boneyard
             continue
         tile, target, port = draw(st.sampled_from(hand.legal_placements()))
         hand.place(seat, tile, target, port)
