@@ -43,7 +43,10 @@ def package_root() -> Path:
 
 
 def default_corpus() -> Path:
-    return package_root() / "scenarios"
+    """The bundled corpus: scenarios/ of the source checkout, else the copy an installed
+    wheel carries (``horserace/_scenarios``)."""
+    checkout = package_root() / "scenarios"
+    return checkout if (checkout / "rule-text").is_dir() else Path(__file__).resolve().parent / "_scenarios"
 
 
 class FixtureError(ValueError):

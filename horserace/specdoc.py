@@ -41,9 +41,14 @@ class Interpretation:
 
 
 def spec_dir() -> Path:
-    """The spec/ folder: ``$HORSERACE_SPEC`` or the one beside the package."""
+    """The spec/ folder: ``$HORSERACE_SPEC``, else the one of the source checkout beside
+    the package, else the copy an installed wheel carries (``horserace/_spec``)."""
     env = os.environ.get("HORSERACE_SPEC")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "spec"
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "spec"
+    return checkout if (checkout / "rules.md").is_file() else here / "_spec"
 
 
 def _sections(text: str, heading: re.Pattern) -> list[tuple[re.Match, str, int]]:

@@ -1,0 +1,42 @@
+"""A wheel carries the specification and the corpus, so that an installed horserace
+(not only a source checkout) can replay and conform."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+
+def test_wheel_carries_spec_and_corpus(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    (wheel,) = tmp_path.glob("horserace-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in ("horserace/_spec/rules.md", "horserace/_spec/schema/fixture.schema.json",
+                     "horserace/_spec/schema/protocol/answer.json", "horserace/_spec/rulesets/canonical.yaml",
+                     "horserace/verify/proofs.py"):
+        assert required in names, required
+    corpus = {p.name for p in (ROOT / "scenarios" / "rule-text").glob("*.yaml")}
+    assert corpus == {Path(n).name for n in names if n.startswith("horserace/_scenarios/rule-text/")}
+
+
+def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
+    import horserace.fixtures as fixtures
+    import horserace.specdoc as specdoc
+
+    fake_package = tmp_path / "site" / "horserace"
+    (fake_package / "_spec").mkdir(parents=True)
+    (fake_package / "_scenarios").mkdir()
+    monkeypatch.delenv("HORSERACE_SPEC", raising=False)
+    monkeypatch.setattr(specdoc, "__file__", str(fake_package / "specdoc.py"))
+    monkeypatch.setattr(fixtures, "__file__", str(fake_package / "fixtures.py"))
+    assert specdoc.spec_dir() == fake_package / "_spec"
+    assert fixtures.default_corpus() == fake_package / "_scenarios"
