@@ -415,6 +415,21 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK
 
 
+def _impl_argv(impl: str | None) -> list[str]:
+    """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    import shlex
+
+    if impl is None:
+        return [sys.executable, "-m", "horserace", "serve"]
+    try:
+        argv = shlex.split(impl)
+    except ValueError as exc:
+        raise UsageError(f"horserace: --impl {impl!r}: {exc}") from None
+    if not argv:
+        raise UsageError("horserace: --impl is empty")
+    return argv
+
+
 def _read_expectations(path: str) -> dict[str, str]:
     import yaml
 
@@ -445,9 +460,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
 
     if args.jobs < 1 or args.timeout <= 0 or args.handshake_timeout <= 0:
         raise UsageError("--jobs must be at least 1 and timeouts positive")
-    argv = shlex.split(args.impl) if args.impl else [sys.executable, "-m", "horserace", "serve"]
-    if not argv:
-        raise UsageError("--impl is empty")
+    argv = _impl_argv(args.impl)
     corpus = _load(args.paths)
     if corpus.errors:
         return _print_load_errors(corpus, args.format)
@@ -594,7 +607,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.budget < 1 or args.jobs < 1:
         raise UsageError("--budget and --jobs must be at least 1")
-    argv = shlex.split(args.impl) if args.impl else [sys.executable, "-m", "horserace", "serve"]
+    argv = _impl_argv(args.impl)
     bar = _progress(sys.stderr.isatty())
     done = [0]
 

@@ -249,6 +249,8 @@ def _schema_errors(data: Any, text: str, file: str, validator=None) -> list[Fixt
         shown = path[1:] if fixture_list else path
         where = "/".join(str(p) for p in shown) or ("(fixture)" if fixture_list else "(document)")
         message = err.message
+        if len(message) > 240:  # the validator quotes the whole offending value
+            message = message[:160] + " ... " + message[-60:]
         value = _get(data, path)
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) and "|" in value[0]:
             message += f"; quote tiles in YAML: '[{value[0]}]'"
