@@ -452,7 +452,6 @@ class ExpectationsError(Exception):
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
-    import shlex
     from pathlib import Path
 
     from horserace import conform, reports
@@ -600,8 +599,6 @@ def cmd_synthesize(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    import shlex
-
     from horserace.conform import ImplementationUnusable
     from horserace.fuzz import fuzz
 
