@@ -321,16 +321,16 @@ class Hand:
         """Checks 1-3 of the order: HR-MATCH-3, HR-END-3, then the wrong seat.
 
         A seat acting again right after its own turn ended (before the next seat acted)
-        breaks the rule that ended that turn: HR-TURN-3 (a drawn tile), HR-TURN-1 (a
-        non-double that did not score), or -- our reading, the order of checks names
-        only those two -- HR-PASS-1 after a pass. Any other wrong seat: HR-SEAT-3.
+        breaks the rule that ended that turn: HR-TURN-3 (a drawn tile) or HR-TURN-1 (a
+        non-double that did not score). Any other wrong seat, including a seat acting
+        again after its own pass, breaks HR-SEAT-3.
         """
         if self.match_over:
             raise IllegalAction("HR-MATCH-3", "the match is over")
         if self.over:
             raise IllegalAction("HR-END-3", "the hand is over")
         if seat != self.to_act:
-            if self.just_ended and self.just_ended[0] == seat:
+            if self.just_ended and self.just_ended[0] == seat and self.just_ended[1]:
                 raise IllegalAction(self.just_ended[1], f"seat {seat}'s turn has ended")
             raise IllegalAction("HR-SEAT-3", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
 
@@ -401,7 +401,7 @@ class Hand:
         if self.has_legal(seat) or self.boneyard:
             raise IllegalAction("HR-PASS-1", "a pass needs no legal placement and an empty boneyard")
         self.events.append({"event": "pass", "seat": seat})
-        self.end_turn_of(seat, "HR-PASS-1")
+        self.end_turn_of(seat, None)  # a pass is not one of the two turn-ending rules
         self.check_blocked()
 
     def end_turn(self, seat):

@@ -1,6 +1,7 @@
 """The example implementations in examples/, written from the spec alone, each with one
 deliberate rule error: the runner's report names exactly the rules they break, and with
-the error switched off (HORSERACE_EXAMPLE_CORRECT=1) they are fully conformant."""
+the error switched off (HORSERACE_EXAMPLE_CORRECT=1) they are fully conformant, down to
+the rule IDs of every rejection (--strict-rule-ids)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_report_names_exactly_the_deliberate_error(tmp_path, capsys, monkeypatch
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_without_the_error_the_example_conforms(tmp_path, capsys, monkeypatch, name):
     monkeypatch.setenv("HORSERACE_EXAMPLE_CORRECT", "1")
-    code, results, footer = run(tmp_path, name)
+    code, results, footer = run(tmp_path, name, "--strict-rule-ids")
     assert code == ExitCode.OK and footer["conformant"]
     assert sum(r["status"] == "pass" for r in results) > 20
 
