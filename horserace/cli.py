@@ -63,8 +63,9 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="horserace",
-        description="Horse Race (Fives family dominoes): reference engine, specification tools "
-        "and benchmarks.",
+        description="horserace: the specification suite for Horse Race (Fives family dominoes). "
+        "Start with 'horserace conform' to run the scenario corpus against the reference engine, "
+        "or against your own implementation with --impl \"COMMAND\" (see spec/protocol.md).",
         epilog="Exit codes: 0 success; 1 failures or differences found; 2 invalid input data; "
         "3 implementation under test unusable; 4 usage error; 5 internal error.",
     )
