@@ -340,6 +340,8 @@ class Hand:
         again."""
         layout = self.layout
         hands = self.hands
+        moves_for_mask = layout.moves_for_mask  # bound once: this loop is the benchmark's hot path
+        place = self._place
         optional = give_up is not None and self.ruleset.continuation is Continuation.OPTIONAL
         while not self.over:
             seat = self.to_act
@@ -347,7 +349,7 @@ class Hand:
             if pending >= 0:
                 moves = [(pending, tg, p) for tg, p in layout.moves_for(pending)]
             else:
-                moves = layout.moves_for_mask(hands[seat])
+                moves = moves_for_mask(hands[seat])
                 if not moves:
                     if optional and self.may_end_turn() and give_up():
                         self.end_turn(seat)
@@ -360,7 +362,7 @@ class Hand:
                     self.end_turn(seat)
                     continue
             tile, target, port = choose(moves)
-            self._place(seat, tile, target, port)
+            place(seat, tile, target, port)
 
     def play_forced(self) -> None:
         """Perform forced draws and passes until a placement must be chosen or the hand
