@@ -309,11 +309,12 @@ def observe(kind: str, inp: dict, variants: dict[str, str] | None = None) -> dic
 def check_scenario(fixture) -> None:
     """The semantic checks of a fixture's input (raises :class:`ScenarioError`)."""
     if fixture.kind == "illegal":
-        result = observe("illegal", fixture.input, fixture.variants)
+        # The position must be valid (observing checks it); where the rejection falls is
+        # replay's job, which compares it with expected.rejected_at.
+        observe("illegal", fixture.input, fixture.variants)
         last = len(fixture.input["actions"]) - 1
         if fixture.expected.get("rejected_at") != last:
             raise ScenarioError(f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects")
-        del result
         return
     if fixture.kind == "perft":
         # The position must be valid; counting is replay's job.
