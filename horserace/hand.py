@@ -410,7 +410,7 @@ class Hand:
         self._finish(HandEndReason.BLOCKED, None)
 
     def _finish(self, reason: HandEndReason, domino_seat: int | None) -> None:
-        pips = tuple(pips_of(h) for h in self.hands)
+        pips = tuple(map(pips_of, self.hands))
         result = settle(
             pips, partnership=self.partnership, domino_seat=domino_seat, scores=self.scores, target=self.target
         )
@@ -422,7 +422,8 @@ class Hand:
         if result.match_winners:
             self.next_opener = None
         if self.events is not None:
-            self.events.append(HandEnd(reason, result.winners, pips, result.credits, result.scores, self.next_opener))
+            self.events.append(_new(HandEnd, (reason, result.winners, pips, result.credits, result.scores,
+                                              self.next_opener)))
         if result.match_winners:
             self._end_match(result.match_winners)
 
