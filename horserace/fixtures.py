@@ -27,7 +27,6 @@ from typing import Any, Iterable
 
 import yaml
 
-from horserace.errors import HorseRaceError
 from horserace.ruleset import VARIANT_FIELDS, Ruleset
 from horserace.specdoc import load_rules, spec_dir
 
@@ -35,7 +34,6 @@ from horserace.specdoc import load_rules, spec_dir
 MAX_FILE_BYTES = 8 * 1024 * 1024
 #: Deepest nesting a fixture needs is about 8; anything far deeper is refused.
 MAX_DEPTH = 64
-KINDS = ("layout", "play", "settlement", "illegal", "perft")
 
 
 def package_root() -> Path:
@@ -372,34 +370,31 @@ def check_fixtures(fixtures: list[Fixture]) -> list[FixtureError]:
     errors: list[FixtureError] = []
     rules = load_rules()
     first_seen: dict[str, Fixture] = {}
-    for fx in fixtures:
-        def fail(message: str, rule: str | None = None) -> None:
-            errors.append(FixtureError(message, file=fx.file, line=fx.line, fixture_id=fx.id, rule=rule))
 
+    def fail(fx: Fixture, message: str, rule: str | None = None) -> None:
+        errors.append(FixtureError(message, file=fx.file, line=fx.line, fixture_id=fx.id, rule=rule))
+
+    for fx in fixtures:
         if fx.id in first_seen:
             other = first_seen[fx.id]
-            fail(f"duplicate fixture ID (also {other.file}:{other.line}); IDs are never reused")
+            fail(fx, f"duplicate fixture ID (also {other.file}:{other.line}); IDs are never reused")
         else:
             first_seen[fx.id] = fx
         for rule_id in fx.rules:
             if rule_id not in rules:
-                fail(f"rule {rule_id} does not exist in spec/rules.md")
+                fail(fx, f"rule {rule_id} does not exist in spec/rules.md")
         for name, reading in fx.variants.items():
             if name not in VARIANT_FIELDS or reading not in VARIANT_FIELDS[name]:
-                fail(f"variant {name}={reading} is not a reading the register names")
+                fail(fx, f"variant {name}={reading} is not a reading the register names")
         if fx.origin == "generated" and "generated" not in Path(fx.file).parts:
-            fail("generated fixtures live under scenarios/generated/")
+            fail(fx, "generated fixtures live under scenarios/generated/")
         if fx.origin == "rule-text" and "generated" in Path(fx.file).parts:
-            fail("scenarios/generated/ holds only fixtures with origin: generated")
+            fail(fx, "scenarios/generated/ holds only fixtures with origin: generated")
         try:
             check_scenario(fx)
         except ScenarioError as exc:
-            fail(exc.message, exc.rule)
+            fail(fx, exc.message, exc.rule)
     return errors
 
 
-def is_error_free(corpus: Corpus) -> bool:
-    return not corpus.errors
-
-
-__all__ = ["Corpus", "Fixture", "FixtureError", "KINDS", "load_paths", "load_text", "check_fixtures", "HorseRaceError"]
+__all__ = ["Corpus", "Fixture", "FixtureError", "load_paths", "load_text", "check_fixtures"]

@@ -34,7 +34,7 @@ from horserace.ruleset import (
     Ruleset,
 )
 from horserace.settlement import Settlement, settle
-from horserace.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of
+from horserace.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of, tiles_of
 
 _new = tuple.__new__
 
@@ -163,8 +163,6 @@ class Hand:
         return self._continuing
 
     def hand_tiles(self, seat: int) -> list[int]:
-        from horserace.tiles import tiles_of
-
         return tiles_of(self.hands[seat])
 
     def legal_placements(self) -> list[tuple[int, int | None, int | None]]:

@@ -162,7 +162,7 @@ def _m_early_branches() -> None:
 
         def _open_branches(self) -> None:
             """Every spinner offers its first free branch at once; no slot twice."""
-            for v, slots in enumerate(self._slots):
+            for slots in self._slots:
                 kept = []
                 for slot in slots:
                     if slot not in kept and not self._filled[slot[0]] >> slot[1] & 1:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 from horserace.hand import Hand
-from horserace.match import Match
 
 
 def play_random_hand(hand: Hand, rng: random.Random) -> Hand:
@@ -24,10 +23,3 @@ def play_random_hand(hand: Hand, rng: random.Random) -> Hand:
 
     hand.run(choose, give_up)
     return hand
-
-
-def play_random_match(match: Match, *, max_hands: int = 10_000) -> Match:
-    """Play a whole match with random placements; returns the finished match."""
-    while not match.over and match.hands_played < max_hands:
-        match.finish(play_random_hand(match.deal(), match.rng))
-    return match

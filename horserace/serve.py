@@ -21,12 +21,8 @@ def hello(ruleset: Ruleset) -> dict:
         "version": __version__,
         "language": "Python",
         "kinds": list(KINDS),
-        "readings": {name: value for name, value in _readings(ruleset).items()},
+        "readings": ruleset.readings,
     }
-
-
-def _readings(ruleset: Ruleset) -> dict[str, str]:
-    return ruleset.readings
 
 
 def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
@@ -45,7 +41,7 @@ def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
     if kind not in KINDS or not isinstance(inp, dict):
         return {"type": "error", "seq": seq, "message": "a run message has a known kind and an input object"}
     try:
-        observations = observe(kind, inp, _readings(ruleset))
+        observations = observe(kind, inp, ruleset.readings)
     except ScenarioError as exc:
         return {"type": "rejected", "seq": seq, "at": exc.at, "rule": exc.rule, "message": exc.message}
     except (KeyError, TypeError, ValueError) as exc:
