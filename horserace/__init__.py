@@ -1,16 +1,19 @@
 """horserace: the specification suite and reference engine for Horse Race.
 
-The engine core (tiles, layout, hand, settlement, match) does no I/O; see spec/rules.md
-for the rules every module cites by ID.
+The package is laid out along the data flow, one room per stage (README, "Layout"):
+``engine`` (the rules, no I/O) < ``resources`` (the bundled spec/ and scenarios/) <
+``corpus`` (fixtures: loading, observing, comparing, replaying) < ``conformance`` (the
+protocol, the runner, the reference server) < ``quality`` (mutants, fuzzing, the
+rule-change diff, benchmarks; ``verify`` and ``strategies`` beside it) < ``reports`` <
+``cli``.  A room imports only rooms below it; import-linter keeps it so.
+
+The engine's public API is re-exported here; see spec/rules.md for the rules every module
+cites by ID.
 """
 
-__version__ = "0.1.0"
-
-from horserace.errors import HorseRaceError, IllegalAction, NotationError, SetupError  # noqa: E402
-from horserace.hand import Hand  # noqa: E402
-from horserace.layout import Layout  # noqa: E402
-from horserace.match import Match  # noqa: E402
-from horserace.ruleset import CANONICAL, Ruleset  # noqa: E402
+from horserace._version import __version__
+from horserace.engine import CANONICAL, Hand, Layout, Match, Ruleset
+from horserace.errors import HorseRaceError, IllegalAction, NotationError, RuleError, SetupError
 
 __all__ = [
     "CANONICAL",
@@ -20,6 +23,7 @@ __all__ = [
     "Layout",
     "Match",
     "NotationError",
+    "RuleError",
     "Ruleset",
     "SetupError",
     "__version__",

@@ -1,25 +1,13 @@
-"""Random play: a uniform choice among the legal placements, from a seeded generator.
+"""Deprecated: random play moved to :mod:`horserace.engine.playout`.
 
-Used by the benchmark, the sample hand and the property tests.  Under the variant
-``continuation=optional`` a continuation is given up with probability one half.
+This module keeps ``horserace.playout.play_random_hand`` working for one minor version.
 """
 
-from __future__ import annotations
+import warnings
 
-import random
+from horserace.engine.playout import play_random_hand
 
-from horserace.hand import Hand
+__all__ = ["play_random_hand"]
 
-
-def play_random_hand(hand: Hand, rng: random.Random) -> Hand:
-    """Play ``hand`` to its end with uniformly random legal placements."""
-    rand = rng.random
-
-    def choose(moves):
-        return moves[int(rand() * len(moves))]
-
-    def give_up() -> bool:
-        return rand() < 0.5
-
-    hand.run(choose, give_up)
-    return hand
+warnings.warn("horserace.playout is deprecated: import play_random_hand from horserace.engine.playout "
+              "(or horserace.engine)", DeprecationWarning, stacklevel=2)

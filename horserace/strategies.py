@@ -12,7 +12,7 @@ never imports it; import it explicitly::
 
     from hypothesis import given
     from horserace import strategies as hrst
-    from horserace.scenario import observe
+    from horserace.corpus.observers import observe
 
     @given(hrst.play_scenarios())
     def test_my_engine_matches_the_reference(scenario):
@@ -38,10 +38,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
-from horserace.hand import DEAL_SIZE, Hand
-from horserace.layout import PORT_NAMES, Layout
-from horserace.ruleset import CANONICAL, VARIANT_FIELDS, BranchUse, Ruleset
-from horserace.tiles import ALL_TILES, FULL_SET_MASK, HIGH, LOW, NAMES, TILE_COUNT
+from horserace.engine.hand import DEAL_SIZE, Hand
+from horserace.engine.layout import PORT_NAMES, Layout
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, BranchUse, Ruleset
+from horserace.engine.tiles import ALL_TILES, FULL_SET_MASK, HIGH, LOW, NAMES, TILE_COUNT
 
 __all__ = [
     "deals",
@@ -93,9 +93,9 @@ def _names(tile_list) -> list[str]:
 # ---------------------------------------------------------------------- tiles
 def tile_indices() -> SearchStrategy[int]:
     """Tile indices 0..27 of the double-six set (HR-SET-1), in the engine's order
-    ``[0|0], [0|1], ..., [6|6]`` (see :mod:`horserace.tiles`).  Shrinks towards ``[0|0]``.
+    ``[0|0], [0|1], ..., [6|6]`` (see :mod:`horserace.engine.tiles`).  Shrinks towards ``[0|0]``.
 
-    >>> from horserace.tiles import NAMES
+    >>> from horserace.engine.tiles import NAMES
     >>> tile_indices().map(NAMES.__getitem__).example()  # doctest: +SKIP
     '[2|5]'
     """
@@ -124,7 +124,7 @@ def tiles(*, either_order: bool = False) -> SearchStrategy[str]:
 
 # ---------------------------------------------------------------------- rulesets
 def rulesets(*, target: int | SearchStrategy[int] = 61) -> SearchStrategy[Ruleset]:
-    """:class:`~horserace.ruleset.Ruleset` values over every reading of every register
+    """:class:`~horserace.engine.ruleset.Ruleset` values over every reading of every register
     variant (spec/interpretations.md); shrinks towards the canonical reading of each
     field.  ``target`` is the match target (HR-MATCH-1): a number or a strategy of them.
 
@@ -137,7 +137,7 @@ def rulesets(*, target: int | SearchStrategy[int] = 61) -> SearchStrategy[Rulese
     """
     targets = _as_strategy(target)
     readings = {name: st.sampled_from(values) for name, values in VARIANT_FIELDS.items()}
-    return st.builds(Ruleset, **readings, target=targets)
+    return st.builds(Ruleset.from_readings, **readings, target=targets)
 
 
 def variants() -> SearchStrategy[dict[str, str]]:
@@ -323,7 +323,7 @@ def play_scenarios(
     block, any seat (HR-OPEN-3); the match may end first.
 
     The expected observations are the reference engine's:
-    ``horserace.scenario.observe("play", scenario, ruleset.variants)``.
+    ``horserace.corpus.observers.observe("play", scenario, ruleset.variants)``.
 
     >>> play_scenarios(players=2, target=61).example()  # doctest: +SKIP
     {'mode': 'individual', 'seats': 2, 'scores': [0, 17], 'target': 61,
@@ -334,7 +334,7 @@ def play_scenarios(
         raise InvalidArgument(f"max_hands must be at least 1, not {max_hands!r}")
     base = ruleset if ruleset is not None else CANONICAL
     if not isinstance(base, Ruleset):
-        raise InvalidArgument(f"ruleset must be a horserace.ruleset.Ruleset, not {base!r}")
+        raise InvalidArgument(f"ruleset must be a horserace.engine.ruleset.Ruleset, not {base!r}")
     table_strategy = tables(players, partnership, target)
 
     @st.composite

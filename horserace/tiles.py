@@ -1,93 +1,13 @@
-"""Tiles of the double-six set (HR-SET-1, HR-SET-2) and their notation (HR-MOVE-2).
+"""Deprecated: tiles moved to :mod:`horserace.engine.tiles`.
 
-A tile is represented by a small integer index 0..27, so that hands can be bit masks and
-the hot path never allocates tile objects.  Index order is ``[0|0], [0|1], ..., [0|6],
-[1|1], ..., [6|6]``: low half first, then high half.  The tables below give each index's
-halves, pip value and double-ness; the helpers convert to and from the written form
-``[a|b]``.
+This module keeps ``horserace.tiles`` (``parse_tile``, ``NAMES`` and the rest) working for
+one minor version.
 """
 
-from __future__ import annotations
+import warnings
 
-import re
+from horserace.engine.tiles import *  # noqa: F403  (the whole public surface, as before)
+from horserace.engine.tiles import __all__ as __all__  # noqa: F401
 
-from horserace.errors import NotationError
-
-#: Highest value on a half (double-six set).
-MAX_PIPS = 6
-
-#: ``LOW[t]``, ``HIGH[t]``: the lower and higher half of tile index ``t``.
-LOW: tuple[int, ...]
-HIGH: tuple[int, ...]
-_pairs = [(a, b) for a in range(MAX_PIPS + 1) for b in range(a, MAX_PIPS + 1)]
-LOW = tuple(a for a, _ in _pairs)
-HIGH = tuple(b for _, b in _pairs)
-#: Number of tiles in the set: 28 (HR-SET-1).
-TILE_COUNT = len(_pairs)
-ALL_TILES: tuple[int, ...] = tuple(range(TILE_COUNT))
-#: ``PIPS[t]``: the pip value of a tile, the sum of its halves (HR-SET-2).
-PIPS: tuple[int, ...] = tuple(a + b for a, b in _pairs)
-#: ``IS_DOUBLE[t]``: whether the tile is a double, hence a spinner (HR-SPIN-1).
-IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in _pairs)
-#: Total pips in the set: 168.
-TOTAL_PIPS = sum(PIPS)
-_INDEX = {pair: i for i, pair in enumerate(_pairs)}
-#: ``VALUE_MASK[v]``: bit mask of the tiles that carry value ``v`` on either half.
-VALUE_MASK: tuple[int, ...] = tuple(
-    sum(1 << t for t in ALL_TILES if v in (LOW[t], HIGH[t])) for v in range(MAX_PIPS + 1)
-)
-#: ``NAMES[t]``: the canonical written form, low half first, e.g. ``"[1|4]"``.
-NAMES: tuple[str, ...] = tuple(f"[{a}|{b}]" for a, b in _pairs)
-FULL_SET_MASK = (1 << TILE_COUNT) - 1
-
-_NOTATION = re.compile(r"\s*\[\s*(\d+)\s*\|\s*(\d+)\s*\]\s*\Z")
-
-
-def tile(a: int, b: int) -> int:
-    """Index of the tile with halves ``a`` and ``b``, in either order (HR-MOVE-2)."""
-    if not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):
-        raise NotationError(f"[{a}|{b}] is not a tile of the double-six set", rule="HR-SET-1")
-    return _INDEX[(a, b) if a <= b else (b, a)]
-
-
-def parse_tile(text: str) -> int:
-    """Parse ``"[a|b]"`` (either half first, as HR-MOVE-2 allows on input)."""
-    if not isinstance(text, str):
-        raise NotationError(f"a tile is written as a string like '[1|4]', not {text!r}", rule="HR-MOVE-2")
-    match = _NOTATION.match(text)
-    if match is None:
-        raise NotationError(f"{text!r} is not tile notation; write it as '[a|b]'", rule="HR-MOVE-2")
-    return tile(int(match.group(1)), int(match.group(2)))
-
-
-def name(t: int) -> str:
-    """The canonical written form of tile index ``t``, low half first (HR-MOVE-2)."""
-    return NAMES[t]
-
-
-def mask_of(tiles) -> int:
-    """Bit mask of an iterable of tile indices."""
-    mask = 0
-    for t in tiles:
-        mask |= 1 << t
-    return mask
-
-
-def tiles_of(mask: int) -> list[int]:
-    """Tile indices in a bit mask, in index order."""
-    out = []
-    while mask:
-        low_bit = mask & -mask
-        out.append(low_bit.bit_length() - 1)
-        mask ^= low_bit
-    return out
-
-
-def pips_of(mask: int) -> int:
-    """Total pip value of the tiles in a bit mask (HR-SET-2)."""
-    total = 0
-    while mask:
-        low_bit = mask & -mask
-        total += PIPS[low_bit.bit_length() - 1]
-        mask ^= low_bit
-    return total
+warnings.warn("horserace.tiles is deprecated: import from horserace.engine.tiles (or horserace.engine)",
+              DeprecationWarning, stacklevel=2)

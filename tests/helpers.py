@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from horserace.hand import Hand
-from horserace.layout import PORT_NAMES, Layout, parse_port
-from horserace.ruleset import CANONICAL, Ruleset
-from horserace.tiles import NAMES, parse_tile
+from horserace.engine.hand import Hand
+from horserace.engine.layout import PORT_NAMES, Layout, parse_port
+from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.engine.tiles import NAMES, parse_tile
 
 
 def T(text: str) -> int:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from horserace.cli import main
-from horserace.exitcodes import ExitCode
+from horserace.cli.exitcodes import ExitCode
 
 
 def test_play_is_reproducible_and_prints_events(capsys):

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from horserace.fixtures import load_paths
-from horserace.replay import replay_fixture
+from horserace.corpus.loader import load_paths
+from horserace.corpus.replay import replay_fixture
 
 CORPUS = load_paths()
 
@@ -27,7 +27,7 @@ def test_fixture(fixture):
 
 
 def test_coverage_has_no_gaps():
-    from horserace.coverage import coverage_report
+    from horserace.corpus.rule_coverage import coverage_report
 
     gaps = coverage_report(CORPUS.fixtures)["gaps"]
     assert not gaps, gaps
@@ -36,10 +36,10 @@ def test_coverage_has_no_gaps():
 def test_corpus_is_correct_under_every_reading():
     """Under a ruleset with any one reading of the register, every fixture that holds
     under it passes, and the rest are skipped."""
-    from horserace.ruleset import VARIANT_FIELDS, Ruleset
+    from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
 
     for field, readings in VARIANT_FIELDS.items():
         for reading in readings:
-            ruleset = Ruleset(**{field: reading})
+            ruleset = Ruleset.from_readings(**{field: reading})
             statuses = {replay_fixture(fx, ruleset).status for fx in CORPUS.fixtures}
             assert statuses <= {"pass", "skip"}, (field, reading, statuses)

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from horserace.fixtures import load_paths
-from horserace.ruleset import CANONICAL
+from horserace.corpus.loader import load_paths
+from horserace.engine.ruleset import CANONICAL
 
 RULES_DOCS = Path(__file__).resolve().parents[1].parent / "shared" / "rules"
 

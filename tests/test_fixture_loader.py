@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from horserace.fixtures import MAX_FILE_BYTES, load_paths
+from horserace.resources.limits import MAX_FILE_BYTES
+from horserace.corpus.loader import load_paths
 
 GOOD_LAYOUT = """\
 - id: T3STAA

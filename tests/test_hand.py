@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from horserace.errors import IllegalAction, SetupError
-from horserace.ruleset import CANONICAL, Ruleset
-from horserace.layout import Layout
+from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.engine.layout import Layout
 from tests.helpers import T, act, hand, place, trace
 
 
@@ -77,15 +77,15 @@ def test_scenario_a_canonical_trace():
 def test_scenario_a_variants():
     # HRI-1 end-turn: after the opening's continuation seat 0 holds nothing playable, so
     # the turn passes at once and seat 1 draws first.
-    h = scenario_a(Ruleset(continuation_without_tile="end-turn"))
+    h = scenario_a(Ruleset.from_readings(continuation_without_tile="end-turn"))
     act(h, 0, "[1|4]")
     assert h.to_act == 1 and trace(h) == ["0 place [1|4] =5/1+", "0 end-turn"]
     # HRI-3 no: the opening tile never continues.
-    h = scenario_a(Ruleset(opening_continuation="never"))
+    h = scenario_a(Ruleset.from_readings(opening_continuation="never"))
     act(h, 0, "[1|4]")
     assert h.to_act == 1 and trace(h) == ["0 place [1|4] =5/1"]
     # HRI-4 whole-hand: the [2|2] drawn earlier does not continue.
-    h = scenario_a(Ruleset(drawn_tile_scope="whole-hand"))
+    h = scenario_a(Ruleset.from_readings(drawn_tile_scope="whole-hand"))
     h.run(_script(h, ["[1|4]", "[1|6] [1|4] low", "[6|6] [1|6] high", "[5|6] [6|6] linear-b",
                       "[3|5] [5|6] low", "[2|3] [3|5] low", "[2|2] [2|3] low"]))
     assert trace(h)[-2] == "1 place [2|2] [2|3] low =8/0d"  # drawn earlier: the exception applies
@@ -96,7 +96,7 @@ def test_round_of_passes_variant_adds_passes_but_same_credits():
     canonical = hand(["[1|2] [0|0]", "[5|6] [4|4]"])
     act(canonical, 0, "[1|2]")
     assert trace(canonical) == ["0 place [1|2] =3/0", "end blocked winners=[0] credits=[4, 0] scores=[4, 0] next=None"]
-    passes = hand(["[1|2] [0|0]", "[5|6] [4|4]"], ruleset=Ruleset(block_detection="round-of-passes"))
+    passes = hand(["[1|2] [0|0]", "[5|6] [4|4]"], ruleset=Ruleset.from_readings(block_detection="round-of-passes"))
     act(passes, 0, "[1|2]")
     passes.pass_turn(1)
     passes.pass_turn(0)
@@ -185,7 +185,7 @@ def test_illegal_placements_name_their_rule():
 
 
 def test_optional_continuation_variant_allows_ending_the_turn():
-    h = hand(["[1|4] [4|6]", "[1|1]"], "[0|0]", ruleset=Ruleset(continuation="optional"))
+    h = hand(["[1|4] [4|6]", "[1|1]"], "[0|0]", ruleset=Ruleset.from_readings(continuation="optional"))
     act(h, 0, "[1|4]")
     h.end_turn(0)
     assert h.to_act == 1 and trace(h)[-1] == "0 end-turn"
@@ -215,7 +215,7 @@ def test_branch_use_one_variant():
     # Variant branch_use=one (HRI-10): the second branch is closed; seat 0 holds [0|3]
     # and nothing plays, so the hand is blocked: seat 0 holds 3, seat 1 holds 3: a tie,
     # each takes the other's 3 -> 5 -> 1 point.
-    h = opening(Ruleset(branch_use="one"))
+    h = opening(Ruleset.from_readings(branch_use="one"))
     assert trace(h)[-1] == "end blocked winners=[0, 1] credits=[1, 1] scores=[4, 1] next=None"
     # Placing on the second branch anyway is rejected under HR-SPIN-3.
     layout = Layout(branch_use_one=True)
@@ -237,7 +237,7 @@ def test_setup_errors():
 
 def _script(h, moves):
     """A chooser for Hand.run that plays the listed placements in order."""
-    from horserace.layout import parse_port
+    from horserace.engine.layout import parse_port
 
     queue = list(moves)
 

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from horserace.html_report import failing_layout, render_html
-from horserace.layout import PORT_NAMES, Layout
-from horserace.reports import ResultStream, write_all
-from horserace.svg import SPINNER_COLOUR, layout_svg
-from horserace.tiles import FULL_SET_MASK, NAMES
+from horserace.reports.html import failing_layout, render_html
+from horserace.engine.layout import PORT_NAMES, Layout
+from horserace.reports.stream import ResultStream
+from horserace.reports.write import write_all
+from horserace.reports.svg import SPINNER_COLOUR, layout_svg
+from horserace.engine.tiles import FULL_SET_MASK, NAMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 

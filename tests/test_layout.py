@@ -1,13 +1,13 @@
 """Layout mechanics beyond the documents' worked examples: the move model (HR-MOVE-1,
 HR-MOVE-2), spinner arms (HR-SPIN-1..3) and counting (HR-COUNT-1..5)."""
 
-from horserace.layout import Layout
-from horserace.tiles import NAMES
+from horserace.engine.layout import Layout
+from horserace.engine.tiles import NAMES
 from tests.helpers import T, build, place
 
 
 def moves(layout: Layout, tile: str) -> list[tuple[str, str]]:
-    from horserace.layout import PORT_NAMES
+    from horserace.engine.layout import PORT_NAMES
 
     return sorted((NAMES[tg], PORT_NAMES[p]) for tg, p in layout.moves_for(T(tile)))
 

@@ -29,14 +29,12 @@ def test_wheel_carries_spec_and_corpus(tmp_path):
 
 
 def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
-    import horserace.fixtures as fixtures
-    import horserace.specdoc as specdoc
+    from horserace.resources import paths
 
     fake_package = tmp_path / "site" / "horserace"
     (fake_package / "_spec").mkdir(parents=True)
     (fake_package / "_scenarios").mkdir()
     monkeypatch.delenv("HORSERACE_SPEC", raising=False)
-    monkeypatch.setattr(specdoc, "__file__", str(fake_package / "specdoc.py"))
-    monkeypatch.setattr(fixtures, "__file__", str(fake_package / "fixtures.py"))
-    assert specdoc.spec_dir() == fake_package / "_spec"
-    assert fixtures.default_corpus() == fake_package / "_scenarios"
+    monkeypatch.setattr(paths, "_PACKAGE", fake_package)  # where importlib.resources found the package
+    assert paths.spec_dir() == fake_package / "_spec"
+    assert paths.default_corpus() == fake_package / "_scenarios"

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 
 from horserace.cli import main
-from horserace.exitcodes import ExitCode
-from horserace.fixtures import load_paths
-from horserace.replay import canonical, diff, replay_fixture
+from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.loader import load_paths
+from horserace.corpus.encoding import canonical
+from horserace.corpus.compare import diff
+from horserace.corpus.replay import replay_fixture
 from tests.test_fixture_loader import GOOD_LAYOUT
 
 FAILING = GOOD_LAYOUT.replace("T3STAA", "T3STBB").replace("sum: 4", "sum: 5").replace("[HR-COUNT-2]", "[HR-COUNT-4, HR-COUNT-2]")

@@ -7,12 +7,13 @@ import json
 import pytest
 
 from horserace.cli import main
-from horserace.diff import run_diff
-from horserace.exitcodes import ExitCode
-from horserace.fixtures import FixtureError, load_paths
-from horserace.replay import replay_fixture
-from horserace.ruleset import CANONICAL, VARIANT_FIELDS
-from horserace.rulesets import bundled, load_ruleset, resolve
+from horserace.quality.ruleset_diff import run_diff
+from horserace.cli.exitcodes import ExitCode
+from horserace.errors import FixtureError, UsageError
+from horserace.corpus.loader import load_paths
+from horserace.corpus.replay import replay_fixture
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS
+from horserace.resources.rulesets import bundled, load_ruleset, resolve
 
 CORPUS = load_paths().fixtures
 VARIANT_RULESETS = [name for name, r in bundled().items() if r.ruleset.variants]
@@ -32,7 +33,7 @@ def test_invalid_ruleset_is_reported_with_its_place(tmp_path):
     with pytest.raises(FixtureError) as err:
         load_ruleset(bad)
     assert "bad.yaml:4:" in err.value.render() and "readings/branch_use" in err.value.render()
-    with pytest.raises(FixtureError, match="no bundled ruleset"):
+    with pytest.raises(UsageError, match="no bundled ruleset"):  # a name that does not exist: a usage error
         resolve("no-such-ruleset")
 
 
@@ -84,7 +85,7 @@ def test_every_corpus_fixture_is_in_the_changelog():
 
 
 def test_deprecated_fixtures_are_skipped_and_cover_nothing(tmp_path):
-    from horserace.coverage import coverage_report
+    from horserace.corpus.rule_coverage import coverage_report
     from tests.test_fixture_loader import GOOD_LAYOUT
 
     path = tmp_path / "d.yaml"
@@ -99,7 +100,7 @@ def test_export_round_trips_through_the_loader(tmp_path, capsys):
     assert main(["export", str(tmp_path)]) == ExitCode.OK
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     from horserace import __version__
-    from horserace.protocol import PROTOCOL_VERSION
+    from horserace.conformance.protocol import PROTOCOL_VERSION
 
     assert manifest["suite"] == __version__ and manifest["protocol"] == PROTOCOL_VERSION
     exported = load_paths([tmp_path / "scenarios"])

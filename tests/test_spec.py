@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from horserace.ruleset import VARIANT_FIELDS
-from horserace.specdoc import RULE_ID, load_interpretations, load_rules, spec_dir
+from horserace.engine.ruleset import VARIANT_FIELDS
+from horserace.resources.documents import RULE_ID, load_interpretations, load_rules
+from horserace.resources.paths import spec_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOCS = ROOT.parent / "shared" / "rules"

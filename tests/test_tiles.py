@@ -3,7 +3,17 @@
 import pytest
 
 from horserace.errors import NotationError
-from horserace.tiles import ALL_TILES, IS_DOUBLE, NAMES, PIPS, TOTAL_PIPS, parse_tile, pips_of, tile, tiles_of
+from horserace.engine.tiles import (
+    ALL_TILES,
+    IS_DOUBLE,
+    NAMES,
+    PIPS,
+    TOTAL_PIPS,
+    parse_tile,
+    pips_of,
+    tile,
+    tiles_of,
+)
 
 
 def test_the_set_has_28_tiles_7_doubles_168_pips():

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from horserace.observe import layout_snapshot
-from horserace.settlement import hand_credit, round_to_five, settle
+from horserace.corpus.encoding import layout_snapshot
+from horserace.engine.settlement import hand_credit, round_to_five, settle
 from tests.helpers import build, hand, place, trace
-from horserace.layout import Layout
+from horserace.engine.layout import Layout
 
 
 def described(layout: Layout) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from horserace.fixtures import load_paths  # noqa: E402
+from horserace.corpus.loader import load_paths  # noqa: E402
 
 
 def missing() -> tuple[list[str], list[str]]:

@@ -26,7 +26,7 @@ Bool = Union[z3.BoolRef, bool]
 
 #: Largest pip total a settlement can see: the whole set (HR-SET-1).
 MAX_PIPS_TOTAL = 168
-#: The engine's CREDIT table covers counts 0..255 (horserace.layout.CREDIT).
+#: The engine's CREDIT table covers counts 0..255 (horserace.engine.layout.CREDIT).
 CREDIT_TABLE_SIZE = 256
 
 
@@ -66,7 +66,7 @@ class RoundingModel:
 
 def _nearest_five(pips: Int) -> z3.ArithRef:
     # Z3's integer division rounds down for a positive divisor, like Python's //: the
-    # same formula as horserace.settlement.hand_credit.
+    # same formula as horserace.engine.settlement.hand_credit.
     return (int_term(pips) + 2) / 5
 
 
@@ -88,7 +88,7 @@ WRONG_ROUNDING_NOT_MONOTONE = RoundingModel(
 @dataclass(frozen=True)
 class PlacementCreditModel:
     """HR-CREDIT-1: the raw credit of a placement whose count is ``count``; the model of
-    the engine's ``horserace.layout.CREDIT`` table."""
+    the engine's ``horserace.engine.layout.CREDIT`` table."""
 
     name: str
     credit_raw: Callable[[Int], z3.ArithRef]
@@ -109,7 +109,7 @@ WRONG_CREDIT_TENS = PlacementCreditModel(
 
 
 # ---------------------------------------------------------------------- spinners
-#: Model port order; the engine's port numbers are these plus 2 (horserace.layout).
+#: Model port order; the engine's port numbers are these plus 2 (horserace.engine.layout).
 LINEAR_A, LINEAR_B, BRANCH_A, BRANCH_B = range(4)
 SPINNER_PORTS = ("linear-a", "linear-b", "branch-a", "branch-b")
 LINEAR = (LINEAR_A, LINEAR_B)

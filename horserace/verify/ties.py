@@ -7,13 +7,13 @@ constants) at every point of a bounded domain, or at one point chosen by the cal
 an empty list means the model and the engine agree there.
 
 * HR-SETTLE-1: :func:`rounding_mismatches` -- every pip total 0..168 against
-  ``horserace.settlement.hand_credit`` and ``round_to_five``;
-* HR-CREDIT-1: :func:`credit_mismatches` -- every count of ``horserace.layout.CREDIT``;
+  ``horserace.engine.settlement.hand_credit`` and ``round_to_five``;
+* HR-CREDIT-1: :func:`credit_mismatches` -- every count of ``horserace.engine.layout.CREDIT``;
 * HR-COUNT-2, HR-COUNT-3, HR-SPIN-2: :func:`spinner_layouts` -- every layout reachable
   by up to ``max_placements`` legal placements from every opening tile, each spinner of
   it compared with the model (``Layout.count``, ``contributions()``,
   ``attachment_points()``);
-* HR-MATCH-2: :func:`match_case` -- one call of ``horserace.settlement.settle``;
+* HR-MATCH-2: :func:`match_case` -- one call of ``horserace.engine.settlement.settle``;
 * HR-SETTLE-3: :func:`blocked_case` -- one blocked-hand call of ``settle``.
 
 The engine is looked up at call time (``settlement.hand_credit``, not a copy), so a
@@ -28,14 +28,14 @@ from typing import Sequence
 
 import z3
 
-from horserace import layout as layout_module
-from horserace import settlement
-from horserace.layout import LINEAR_A, PORT_HIGH, PORT_LOW, Layout
-from horserace.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, NAMES
+from horserace.engine import layout as layout_module
+from horserace.engine import settlement
+from horserace.engine.layout import LINEAR_A, PORT_HIGH, PORT_LOW, Layout
+from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, NAMES
 from horserace.verify import models as m
 from horserace.verify.models import SPINNER_PORTS, evaluate
 
-#: Engine port number of model port ``p`` (horserace.layout: LINEAR_A = 2 .. BRANCH_B = 5).
+#: Engine port number of model port ``p`` (horserace.engine.layout: LINEAR_A = 2 .. BRANCH_B = 5).
 ENGINE_PORT = tuple(LINEAR_A + p for p in range(4))
 
 
@@ -57,7 +57,7 @@ def rounding_mismatches(model: m.RoundingModel = m.ROUNDING) -> list[str]:
 
 # ---------------------------------------------------------------------- HR-CREDIT-1
 def credit_mismatches(model: m.PlacementCreditModel = m.PLACEMENT_CREDIT) -> list[str]:
-    """The model's raw credit against ``horserace.layout.CREDIT`` over its whole range."""
+    """The model's raw credit against ``horserace.engine.layout.CREDIT`` over its whole range."""
     count = z3.Int("count")
     credit = model.credit_raw(count)
     table = layout_module.CREDIT

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from horserace.serve import answer
+from horserace.conformance.server import answer
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 ARG = sys.argv[2] if len(sys.argv) > 2 else ""

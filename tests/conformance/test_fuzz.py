@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from horserace.cli import main
-from horserace.conform import Options, Worker
-from horserace.exitcodes import ExitCode
-from horserace.fixtures import load_paths
-from horserace.fuzz import truncated
-from horserace.replay import replay_fixture
+from horserace.conformance.runner import Options, Worker
+from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.loader import load_paths
+from horserace.quality.fuzz import truncated
+from horserace.corpus.replay import replay_fixture
 
 pytestmark = pytest.mark.slow
 

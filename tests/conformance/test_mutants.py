@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from horserace.cli import main
-from horserace.exitcodes import ExitCode
-from horserace.fixtures import load_paths
-from horserace.mutants import MUTANTS
-from horserace.specdoc import load_rules
+from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.loader import load_paths
+from horserace.quality.mutants import MUTANTS
+from horserace.resources.documents import load_rules
 
 pytestmark = pytest.mark.slow
 

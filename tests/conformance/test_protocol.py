@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from horserace.protocol import answer_problems, problems
-from horserace.serve import serve
+from horserace.conformance.protocol import answer_problems, problems
+from horserace.conformance.server import serve
 
 ANSWERS = [
     {"type": "result", "seq": "a", "observations": {}},

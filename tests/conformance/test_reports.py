@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from horserace.cli import main
-from horserace.reports import ResultStream, read_stream
+from horserace.reports.stream import ResultStream, read_stream
 
 FAKE = Path(__file__).with_name("fake_impl.py")
 

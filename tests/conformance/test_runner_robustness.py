@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from horserace.cli import main
-from horserace.exitcodes import ExitCode
-from horserace.reports import read_stream
+from horserace.cli.exitcodes import ExitCode
+from horserace.reports.stream import read_stream
 
 pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
 

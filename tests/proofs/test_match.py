@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from horserace.settlement import settle
+from horserace.engine.settlement import settle
 from horserace.verify import models, proofs, ties
 
 pytestmark = pytest.mark.proof

@@ -4,14 +4,14 @@ multiple of five.
 Proof placement-credit: over counts 0..255 (the whole CREDIT table), the model's raw
 credit equals the count when ``count = 5q``, ``q >= 1`` (the rule's own quotient and
 remainder), else 0.  Tie: the model evaluated on 0..255 equals
-``horserace.layout.CREDIT`` entry by entry.
+``horserace.engine.layout.CREDIT`` entry by entry.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from horserace import layout
+from horserace.engine import layout
 from horserace.verify import models, proofs, ties
 
 pytestmark = pytest.mark.proof

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from horserace import settlement
+from horserace.engine import settlement
 from horserace.verify import models, proofs, ties
 
 pytestmark = pytest.mark.proof

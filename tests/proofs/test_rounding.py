@@ -3,7 +3,7 @@
 Proofs (horserace.verify.proofs), each by refutation over every total 0..168:
 rounding-rule (remainders 1-2 down, 3-4 up, / 5), rounding-monotone, rounding-within-two
 (never more than 2 pips off).  Tie: the Z3 rounding model evaluated on 0..168 equals
-``horserace.settlement.hand_credit`` (and ``round_to_five``) on 0..168, so a model that
+``horserace.engine.settlement.hand_credit`` (and ``round_to_five``) on 0..168, so a model that
 drifted from the engine fails here.  Witness: Z3 finds the smallest opponents' pips for
 which rounding each separately differs from rounding once (1 + 2), and the engine gives
 the "once" value on it.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from horserace import settlement
-from horserace.settlement import settle
+from horserace.engine import settlement
+from horserace.engine.settlement import settle
 from horserace.verify import models, proofs, ties
 
 pytestmark = pytest.mark.proof

@@ -35,8 +35,8 @@ import pytest
 
 import random
 
-from horserace.layout import Layout
-from horserace.tiles import FULL_SET_MASK
+from horserace.engine.layout import Layout
+from horserace.engine.tiles import FULL_SET_MASK
 from horserace.verify import models, proofs, ties
 
 pytestmark = pytest.mark.proof
@@ -96,8 +96,8 @@ def test_tie_catches_branches_offered_too_early(monkeypatch):
         points = original(self)
         for t in self.spinners():
             if self.filled_ports(t) and not any(p.tile == t and p.port >= 4 for p in points):
-                from horserace.layout import AttachmentPoint, BRANCH_A
-                from horserace.tiles import LOW
+                from horserace.engine.layout import AttachmentPoint, BRANCH_A
+                from horserace.engine.tiles import LOW
                 points.append(AttachmentPoint(t, BRANCH_A, LOW[t]))
         return points
 

@@ -1,5 +1,5 @@
 """Scenario synthesis with Z3 (horserace.verify.synthesis): the generated fixtures load
-without errors (schema and semantic checks, horserace.fixtures) and replay green against
+without errors (schema and semantic checks, horserace.corpus.loader) and replay green against
 the reference engine; each shows what the solver was asked for."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from horserace.fixtures import load_paths
-from horserace.replay import replay_fixture
-from horserace.settlement import hand_credit
+from horserace.corpus.loader import load_paths
+from horserace.corpus.replay import replay_fixture
+from horserace.engine.settlement import hand_credit
 from horserace.verify import synthesis
 
 pytestmark = pytest.mark.proof
@@ -87,7 +87,7 @@ def test_play_reaches_61_exactly(generated):
 
 def test_synthesize_command(tmp_path, capsys):
     from horserace.cli import main
-    from horserace.fixtures import load_paths
+    from horserace.corpus.loader import load_paths
 
     assert main(["synthesize", "--out", str(tmp_path)]) == 0
     corpus = load_paths([tmp_path])

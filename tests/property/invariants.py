@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from horserace.events import Draw, EndTurn, Pass, Place
-from horserace.hand import Hand
-from horserace.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B
-from horserace.tiles import FULL_SET_MASK, IS_DOUBLE, TOTAL_PIPS, mask_of, pips_of
+from horserace.engine.events import Draw, EndTurn, Pass, Place
+from horserace.engine.hand import Hand
+from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B
+from horserace.engine.tiles import FULL_SET_MASK, IS_DOUBLE, TOTAL_PIPS, mask_of, pips_of
 
 
 def check_conservation(h: Hand) -> None:

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from horserace.hand import Hand
-from horserace.layout import BRANCH_A, Layout
-from horserace.tiles import IS_DOUBLE, LOW
-from horserace.match import deal
+from horserace.engine.hand import Hand
+from horserace.engine.layout import BRANCH_A, Layout
+from horserace.engine.tiles import IS_DOUBLE, LOW
+from horserace.engine.match import deal
 from tests.property.invariants import play_checked
 
 

@@ -8,14 +8,14 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from horserace.match import Match, deal
-from horserace.hand import Hand
-from horserace.ruleset import VARIANT_FIELDS, Ruleset
+from horserace.engine.match import Match, deal
+from horserace.engine.hand import Hand
+from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
 from tests.property.invariants import play_checked
 
 SEATINGS = st.sampled_from([(2, False), (3, False), (4, False), (4, True)])
 RULESETS = st.builds(
-    Ruleset,
+    Ruleset.from_readings,
     **{field: st.sampled_from(readings) for field, readings in VARIANT_FIELDS.items()},
     target=st.sampled_from([61, 121, 10]),
 )

@@ -1,8 +1,8 @@
 """A Hypothesis state machine that plays whole matches through the engine.
 
-:class:`MatchMachine` deals with :class:`horserace.match.Match` (deals, openers, scores
+:class:`MatchMachine` deals with :class:`horserace.engine.match.Match` (deals, openers, scores
 across hands) and plays each hand through the public actions of
-:class:`horserace.hand.Hand`, choosing among the legal ones with Hypothesis data: a
+:class:`horserace.engine.hand.Hand`, choosing among the legal ones with Hypothesis data: a
 placement from ``legal_placements()``, a draw when ``must_draw()``, a pass when no
 placement is legal and the boneyard is empty, an end of turn when ``may_end_turn()``, the
 next hand when a hand is over and the match is not, a new match when the match is over.
@@ -38,12 +38,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import horserace.hand
+import horserace.engine.hand
 from horserace import strategies as hrst
 from horserace.errors import IllegalAction
-from horserace.events import Draw, EndTurn, HandEnd, HandEndReason, MatchEnd, Pass, Place
-from horserace.hand import Hand
-from horserace.layout import (
+from horserace.engine.events import Draw, EndTurn, HandEnd, HandEndReason, MatchEnd, Pass, Place
+from horserace.engine.hand import Hand
+from horserace.engine.layout import (
     BRANCH_A,
     BRANCH_B,
     CREDIT,
@@ -54,15 +54,15 @@ from horserace.layout import (
     Layout,
     port_value,
 )
-from horserace.match import Match
-from horserace.ruleset import (
+from horserace.engine.match import Match
+from horserace.engine.ruleset import (
     BlockDetection,
     Continuation,
     ContinuationWithoutTile,
     DrawnTileScope,
     OpeningContinuation,
 )
-from horserace.tiles import HIGH, IS_DOUBLE, LOW
+from horserace.engine.tiles import HIGH, IS_DOUBLE, LOW
 from tests.property.invariants import (
     check_conservation,
     check_count,
@@ -586,7 +586,7 @@ def _pass_with_tiles_in_the_boneyard(monkeypatch) -> None:
 
 
 def _lapsed_continuation_is_a_pass(monkeypatch) -> None:
-    monkeypatch.setattr(horserace.hand, "EndTurn", Pass)  # every end of turn is traced as a pass
+    monkeypatch.setattr(horserace.engine.hand, "EndTurn", Pass)  # every end of turn is traced as a pass
 
 
 def _interior_double_still_counted(monkeypatch) -> None:

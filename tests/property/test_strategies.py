@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from horserace import strategies as hrst
-from horserace.fixtures import Fixture, check_fixtures, load_text
-from horserace.generate import generated_id
-from horserace.hand import DEAL_SIZE, Hand
-from horserace.layout import Layout, parse_port
-from horserace.ruleset import VARIANT_FIELDS, BranchUse, Continuation, Ruleset
-from horserace.scenario import observe
-from horserace.tiles import NAMES, TILE_COUNT, parse_tile
+from horserace.corpus.fixture import Fixture
+from horserace.corpus.loader import check_fixtures, load_text
+from horserace.corpus.ids import generated_id
+from horserace.engine.hand import DEAL_SIZE, Hand
+from horserace.engine.layout import Layout, parse_port
+from horserace.engine.ruleset import VARIANT_FIELDS, BranchUse, Continuation, Ruleset
+from horserace.corpus.observers import observe
+from horserace.engine.tiles import NAMES, TILE_COUNT, parse_tile
 
 FILE = "scenarios/generated/strategies.yaml"
 TILE_TEXT = re.compile(r"^\[(\d)\|(\d)\]$")
@@ -95,7 +96,7 @@ def test_rulesets_use_the_register_readings(ruleset):
     for name, reading in ruleset.readings.items():
         assert reading in VARIANT_FIELDS[name]
     assert 1 <= ruleset.target <= 200
-    assert Ruleset(**ruleset.variants, target=ruleset.target) == ruleset
+    assert Ruleset.from_readings(**ruleset.variants, target=ruleset.target) == ruleset
 
 
 @given(hrst.variants())
@@ -206,7 +207,7 @@ def test_play_scenarios_honour_the_table(scenario):
 
 def test_importing_horserace_does_not_need_hypothesis():
     code = (
-        "import sys, horserace, horserace.scenario, horserace.fixtures, horserace.cli; "
+        "import sys, horserace, horserace.corpus.observers, horserace.corpus.loader, horserace.cli; "
         "sys.exit('hypothesis' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

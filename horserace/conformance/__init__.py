@@ -1,0 +1,14 @@
+"""Conformance: an implementation under test, checked through the protocol
+(spec/protocol.md).
+
+:mod:`~horserace.conformance.protocol` (messages and schemas),
+:mod:`~horserace.conformance.process` (the implementation's process, which nothing it does
+can hang), :mod:`~horserace.conformance.runner` (fixtures in, outcomes out),
+:mod:`~horserace.conformance.expectations` (known failures),
+:mod:`~horserace.conformance.server` (the reference engine behind the protocol) and the
+pytest plugin.  Reports are made from the runner's outcomes by :mod:`horserace.reports`.
+
+Import the submodules; this package's namespace stays empty so that importing the pytest
+plugin (which pytest does in every session of an environment with horserace installed)
+costs nothing else.
+"""

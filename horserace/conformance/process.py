@@ -1,0 +1,238 @@
+"""The implementation under test as a child process, never trusted.
+
+Every way it can misbehave ends in :class:`ImplementationFailure` with an outcome (``crash`` or
+``timeout``) and a plain message: it hangs, exits, closes its output, writes a line that
+is not UTF-8 or not JSON or longer than the protocol allows, floods standard error (only
+a bounded tail is kept).  A process is killed with its whole process group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from typing import Sequence
+
+from horserace.conformance.protocol import MAX_LINE_BYTES, encode
+from horserace.errors import ImplementationFailure
+
+STDERR_TAIL_BYTES = 4096
+_EOF = object()
+_TOO_LONG = object()
+
+
+class _Child:
+    """One running process with reader threads for its stdout lines and stderr tail."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, start_new_session=True,
+            )
+        except OSError as exc:
+            raise ImplementationFailure("crash", f"cannot start {' '.join(argv)!r}: {exc.strerror or exc}") from None
+        self._fd = self.proc.stdout.fileno()
+        self._buffer = bytearray()
+        self._eof = False
+        self._tail = bytearray()
+        self._tail_lock = threading.Lock()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _next_line(self, timeout: float | None):
+        """The next line of stdout, read directly with select (no thread hop on the hot
+        path): bytes, or _EOF, or _TOO_LONG; ``None`` when ``timeout`` runs out first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                if end + 1 > MAX_LINE_BYTES:
+                    return _TOO_LONG
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > MAX_LINE_BYTES:
+                return _TOO_LONG
+            if self._eof:
+                return _EOF
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return None
+            ready, _, _ = select.select([self._fd], [], [], remaining)
+            if not ready:
+                return None
+            try:
+                chunk = os.read(self._fd, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+            else:
+                self._buffer += chunk
+
+    def _read_stderr(self) -> None:
+        err = self.proc.stderr
+        try:
+            while True:
+                chunk = err.read1(65536)
+                if not chunk:
+                    return
+                with self._tail_lock:
+                    self._tail += chunk
+                    if len(self._tail) > STDERR_TAIL_BYTES:
+                        del self._tail[: len(self._tail) - STDERR_TAIL_BYTES]
+        except (OSError, ValueError):
+            return
+
+    def stderr_tail(self) -> str:
+        with self._tail_lock:
+            return bytes(self._tail).decode("utf-8", "replace").strip()
+
+    def send(self, message: dict) -> None:
+        try:
+            self.proc.stdin.write(encode(message))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise ImplementationFailure("crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()) from None
+
+    def close_input(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+
+    def unasked(self) -> str | None:
+        """A line written without a request (written since the last answer), if any."""
+        item = self._next_line(0)
+        if isinstance(item, bytes):
+            text = item.decode("utf-8", "replace").strip()
+            return text if len(text) <= 120 else text[:117] + "..."
+        return None  # nothing, or the end of output or an over-long line: receive reports those
+
+    def receive(self, timeout: float) -> dict:
+        item = self._next_line(timeout)
+        if item is None:
+            raise ImplementationFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail())
+        if item is _EOF:
+            raise ImplementationFailure("crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail())
+        if item is _TOO_LONG:
+            raise ImplementationFailure("crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail())
+        try:
+            text = item.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ImplementationFailure("crash", f"answer is not UTF-8 (byte {exc.start})", self.stderr_tail()) from None
+        try:
+            message = json.loads(text)
+        except ValueError:
+            shown = text.strip()
+            shown = shown if len(shown) <= 120 else shown[:117] + "..."
+            raise ImplementationFailure("crash", f"answer is not JSON: {shown!r}", self.stderr_tail()) from None
+        if not isinstance(message, dict):
+            raise ImplementationFailure("crash", "answer is not a JSON object", self.stderr_tail())
+        return message
+
+    def _exit_note(self) -> str:
+        code = None
+        for _ in range(20):
+            code = self.proc.poll()
+            if code is not None:
+                break
+            time.sleep(0.01)
+        return "" if code is None else f" (exit status {code})"
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def finish(self, grace: float = 2.0) -> None:
+        """Let it exit on its own for ``grace`` seconds, then kill it."""
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+
+class Implementation:
+    """Talks to the implementation in persistent or one-shot mode."""
+
+    def __init__(self, argv: Sequence[str], *, one_shot: bool = False, cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.one_shot = one_shot
+        self.cwd = cwd
+        self._child: _Child | None = None
+
+    def exchange(self, message: dict, timeout: float) -> dict:
+        """Send one message, return its answer; on any failure the process is killed."""
+        if self.one_shot:
+            child = _Child(self.argv, self.cwd)
+            try:
+                child.send(message)
+                child.close_input()
+                return child.receive(timeout)
+            finally:
+                child.finish(grace=min(1.0, timeout))
+        if self._child is None:
+            self._child = _Child(self.argv, self.cwd)
+        try:
+            self._child.send(message)
+            return self._child.receive(timeout)
+        except ImplementationFailure:
+            self.kill()
+            raise
+
+    # Persistent mode, pipelined: requests may be sent ahead of their answers.
+    def send(self, message: dict) -> None:
+        """Send a request without waiting (persistent mode); the process is started if
+        needed.  A process that died is noticed by the next :meth:`receive`."""
+        if self._child is None:
+            self._child = _Child(self.argv, self.cwd)
+        try:
+            self._child.send(message)
+        except ImplementationFailure:
+            pass  # its answer will be missing: receive reports how the process ended
+
+    def receive(self, timeout: float) -> dict:
+        """The next answer (persistent mode); on any failure the process is killed."""
+        if self._child is None:
+            raise ImplementationFailure("crash", "the implementation is not running")
+        try:
+            return self._child.receive(timeout)
+        except ImplementationFailure:
+            self.kill()
+            raise
+
+    def unasked(self) -> str | None:
+        """A line the implementation wrote without a request, with nothing outstanding."""
+        return None if self._child is None else self._child.unasked()
+
+    def stop(self) -> None:
+        if self._child is not None:
+            try:
+                self._child.send({"type": "stop"})
+                self._child.close_input()
+            except ImplementationFailure:
+                pass
+            self._child.finish()
+            self._child = None
+
+    def kill(self) -> None:
+        if self._child is not None:
+            self._child.kill()
+            self._child = None

@@ -1,0 +1,296 @@
+"""``horserace conform``: run the corpus against an implementation through the protocol.
+
+Each applicable fixture ends as one outcome (spec/protocol.md, "Outcomes"); the
+implementation cannot crash or hang the runner: a dead or stuck process is killed,
+restarted with a new handshake, and the run goes on with the next fixture.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from horserace._version import __version__
+from horserace.corpus.fixture import Fixture
+from horserace.conformance.process import Implementation
+from horserace.errors import ImplementationFailure, ImplementationUnusable
+from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
+from horserace.corpus.compare import Difference, diff
+from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
+
+#: Requests sent ahead of their answers in persistent mode.
+WINDOW = 16
+#: Outcomes that make an implementation non-conformant.
+BAD = ("fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
+OUTCOMES = ("pass", "xfail", "skip", *BAD)
+
+
+@dataclass
+class Options:
+    timeout: float = 10.0
+    handshake_timeout: float = 10.0
+    one_shot: bool = False
+    strict_rule_ids: bool = False
+    jobs: int = 1
+    expected_failures: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    fixture: Fixture
+    status: str
+    message: str = ""
+    differences: list[Difference] = field(default_factory=list)
+    seconds: float = 0.0
+    observations: dict | None = None
+    stderr: str = ""
+
+    def record(self) -> dict:
+        fx = self.fixture
+        rec = {
+            "record": "result", "id": fx.id, "kind": fx.kind, "file": fx.file, "line": fx.line,
+            "rule": fx.primary_rule, "rules": fx.rules, "description": fx.description, "status": self.status,
+            "message": self.message, "differences": [d.to_dict() for d in self.differences],
+            "seconds": round(self.seconds, 4),
+        }
+        if self.status in BAD or self.status == "xfail":
+            rec["input"] = fx.input
+            rec["expected"] = fx.expected
+            rec["variants"] = fx.variants
+            if self.observations is not None:
+                rec["observations"] = self.observations
+            if self.stderr:
+                rec["stderr"] = self.stderr
+        return rec
+
+
+def check_hello(answer: dict) -> Ruleset:
+    """The readings an implementation follows, from its hello; raises
+    :class:`ImplementationUnusable` for a wrong or foreign answer."""
+    if answer.get("type") != "hello":
+        raise ImplementationUnusable(f"the first answer must be a hello, not {str(answer)[:120]}")
+    if not same_major(answer.get("protocol")):
+        raise ImplementationUnusable(
+            f"the implementation speaks protocol {answer.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}")
+    issues = problems("hello-response", answer)
+    if issues:
+        raise ImplementationUnusable("invalid hello: " + "; ".join(issues[:3]))
+    readings = {k: v for k, v in (answer.get("readings") or {}).items() if k in VARIANT_FIELDS}
+    return Ruleset.from_readings(**readings)
+
+
+def evaluate(fx: Fixture, answer: dict, strict_rule_ids: bool) -> tuple[str, list[Difference], str]:
+    kind = answer["type"]
+    if kind == "error":
+        return "error", [], str(answer.get("message", ""))
+    if kind == "rejected":
+        at, rule = answer.get("at"), answer.get("rule")
+        if fx.kind == "illegal":
+            diffs = []
+            if at != fx.expected["rejected_at"]:
+                diffs.append(Difference("rejected_at", fx.expected["rejected_at"], at))
+            if strict_rule_ids and rule != fx.expected["rule"]:
+                diffs.append(Difference("rule", fx.expected["rule"], rule))
+            return ("fail" if diffs else "pass"), diffs, str(answer.get("message", ""))
+        note = f"refused action {at}" if at is not None else "refused an action"
+        return "rejected", [], f"{note} ({rule or 'no rule given'}): {answer.get('message', '')}".rstrip(": ")
+    observations = answer["observations"]
+    if fx.kind == "illegal":
+        return "not-rejected", [Difference("rejected_at", fx.expected["rejected_at"], None)], \
+            f"accepted every action; action {fx.expected['rejected_at']} breaks {fx.expected['rule']}"
+    diffs = diff(fx.canonical_expected, observations)
+    return ("fail" if diffs else "pass"), diffs, ""
+
+
+class Worker:
+    """One implementation process and the fixtures it runs."""
+
+    def __init__(self, argv: Sequence[str], options: Options, cwd: str | None = None) -> None:
+        self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd)
+        self.options = options
+        self.hello: dict | None = None
+        self.ruleset: Ruleset | None = None
+
+    def handshake(self) -> dict:
+        try:
+            answer = self.impl.exchange({"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__},
+                                        self.options.handshake_timeout)
+        except ImplementationFailure as exc:
+            self.impl.kill()
+            tail = f"; stderr: {exc.stderr[-300:]}" if exc.stderr else ""
+            raise ImplementationUnusable(f"handshake failed ({exc.outcome}): {exc.message}{tail}") from None
+        try:
+            self.ruleset = check_hello(answer)
+        except ImplementationUnusable:
+            self.impl.kill()
+            raise
+        self.hello = answer
+        return answer
+
+    def run_one(self, fx: Fixture, seq: str) -> Outcome:
+        """One fixture, one exchange (one-shot mode, and the pytest plugin)."""
+        results: list[Outcome] = []
+        self.run_many([(fx, seq)], results.append)
+        return results[0]
+
+    def run_many(self, items: list[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
+        """Run fixtures in order, calling ``emit`` with each outcome.  In persistent mode
+        up to ``WINDOW`` requests are sent ahead of their answers, so the runner and the
+        implementation work at the same time; answers must come back in order.  After a
+        crash or a timeout the process is restarted (with a new handshake) and the
+        requests that were sent ahead are sent again."""
+        todo = deque(items)
+        if self.options.one_shot:
+            while todo:
+                emit(self._exchange_one(*todo.popleft()))
+            return
+        sent: deque[tuple[Fixture, str]] = deque()
+        while todo or sent:
+            if self.hello is None:
+                try:
+                    self.handshake()
+                except ImplementationUnusable as exc:
+                    for fx, _ in [*sent, *todo]:
+                        emit(Outcome(fx, "crash", f"could not restart the implementation: {exc}"))
+                    return
+                extra = self.impl.unasked() if not sent else None
+                if extra is not None:
+                    self.impl.kill()
+                    self.hello = None
+                    fx, _ = todo[0]
+                    emit(Outcome(fx, "crash", f"the implementation wrote a line nobody asked for: {extra!r}"))
+                    todo.popleft()
+                    continue
+            while todo and len(sent) < WINDOW:
+                fx, seq = todo.popleft()
+                self.impl.send({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input})
+                sent.append((fx, seq))
+            fx, seq = sent.popleft()
+            start = time.perf_counter()
+            try:
+                answer = self.impl.receive(self.options.timeout)
+            except ImplementationFailure as exc:
+                emit(Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr))
+                self._restart(sent, todo)
+                continue
+            problem = answer_problems(answer)
+            if not problem and answer.get("seq") != seq:
+                problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}: a line nobody asked for, "
+                           "or answers out of order"]
+            if problem:
+                emit(Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start))
+                self.impl.kill()
+                self._restart(sent, todo)
+                continue
+            status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
+            emit(Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations")))
+
+    def _restart(self, sent: deque, todo: deque) -> None:
+        """Forget the dead process; what was sent ahead goes back to the front."""
+        self.hello = None
+        while sent:
+            todo.appendleft(sent.pop())
+
+    def _exchange_one(self, fx: Fixture, seq: str) -> Outcome:
+        start = time.perf_counter()
+        try:
+            answer = self.impl.exchange({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input}, self.options.timeout)
+        except ImplementationFailure as exc:
+            return Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
+        problem = answer_problems(answer)
+        if not problem and answer.get("seq") != seq:
+            problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
+        if problem:
+            return Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start)
+        status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
+        return Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations"))
+
+    def close(self) -> None:
+        self.impl.stop()
+
+
+def applicable(fx: Fixture, hello: dict, ruleset: Ruleset) -> str | None:
+    """Why a fixture is skipped for this implementation (``None``: it runs)."""
+    if fx.deprecated:
+        return f"deprecated: {fx.deprecated}"
+    if fx.kind not in hello.get("kinds", []):
+        return f"kind {fx.kind} not supported"
+    if not fx.applies_under(ruleset):
+        wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items() if getattr(ruleset, k).value != v)
+        return f"holds only under {wanted}"
+    return None
+
+
+def run(argv: Sequence[str], fixtures: list[Fixture], options: Options, *,
+        on_start: Callable[[dict], None] | None = None,
+        on_outcome: Callable[[Outcome], None] | None = None, cwd: str | None = None) -> list[Outcome]:
+    """Run ``fixtures`` against the implementation; outcomes come back in fixture order.
+    Raises :class:`ImplementationUnusable` when the first handshake fails."""
+    first = Worker(argv, options, cwd)
+    hello = first.handshake()
+    ruleset = first.ruleset
+    if on_start:
+        on_start(hello)
+    outcomes: list[Outcome | None] = [None] * len(fixtures)
+    todo: list[int] = []
+    for i, fx in enumerate(fixtures):
+        reason = applicable(fx, hello, ruleset)
+        if reason:
+            outcomes[i] = _expectation(Outcome(fx, "skip", reason), options)
+            if on_outcome:
+                on_outcome(outcomes[i])
+        else:
+            todo.append(i)
+    lock = threading.Lock()
+    workers = [first] + [Worker(argv, options, cwd) for _ in range(max(1, options.jobs) - 1)]
+    shares = [todo[w::len(workers)] for w in range(len(workers))]
+
+    def work(worker: Worker, indices: list[int]) -> None:
+        slots = iter(indices)  # run_many emits outcomes in the order of its items
+
+        def emit(outcome: Outcome) -> None:
+            outcome = _expectation(outcome, options)
+            with lock:
+                outcomes[next(slots)] = outcome
+                if on_outcome:
+                    on_outcome(outcome)
+
+        try:
+            worker.run_many([(fixtures[i], f"{fixtures[i].id}/{n + 1}") for n, i in enumerate(indices)], emit)
+        finally:
+            worker.close()
+
+    threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [o for o in outcomes if o is not None]
+
+
+def _expectation(outcome: Outcome, options: Options) -> Outcome:
+    """Apply the implementation's expectations file, strictly (xfail / xpass)."""
+    reason = options.expected_failures.get(outcome.fixture.id)
+    if reason is None or outcome.status == "skip":
+        return outcome
+    if outcome.status == "pass":
+        outcome.status = "xpass"
+        outcome.message = f"listed as an expected failure ({reason}) but passes: remove it from the expectations file"
+    else:
+        outcome.message = f"expected failure ({reason}); was {outcome.status}: {outcome.message}".rstrip(": ")
+        outcome.status = "xfail"
+    return outcome
+
+
+def counts(outcomes: list[Outcome]) -> dict[str, int]:
+    tally = {name: 0 for name in OUTCOMES}
+    for o in outcomes:
+        tally[o.status] += 1
+    return tally
+
+
+def conformant(outcomes: list[Outcome]) -> bool:
+    return not any(o.status in BAD for o in outcomes)

@@ -1,0 +1,126 @@
+"""Canonical observations: the one text encoding of tiles, ports, layouts and events.
+
+Two correct implementations produce identical observations: tiles are written low half
+first, ports by name, seats and sides as integers, unordered collections sorted
+(HR-MOVE-2).  Everything here is plain data (dicts, lists, strings, ints) ready for JSON
+or YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from horserace.engine.events import Draw, EndTurn, Event, HandEnd, MatchEnd, Pass, Place
+from horserace.engine.layout import CREDIT, PORT_NAMES, Layout
+from horserace.engine.tiles import NAMES, parse_tile
+
+
+def port_name(port: int | None) -> str | None:
+    return None if port is None else PORT_NAMES[port]
+
+
+def layout_snapshot(layout: Layout) -> dict[str, Any]:
+    """The layout as the rule documents' snapshots describe it: tiles, spinners,
+    connections, available attachment points with values, counted contributions, their
+    sum and the credit of a placement that produced this count (HR-COUNT-1, HR-CREDIT-1)."""
+    contributions = sorted(
+        (
+            {"tile": NAMES[c.tile], "value": c.value}
+            if c.port is None
+            else {"tile": NAMES[c.tile], "port": PORT_NAMES[c.port], "value": c.value}
+            for c in layout.contributions()
+        ),
+        key=lambda d: (d["tile"], d.get("port", "")),
+    )
+    points = sorted(
+        ({"tile": NAMES[p.tile], "port": PORT_NAMES[p.port], "value": p.value} for p in layout.attachment_points()),
+        key=lambda d: (d["tile"], d["port"]),
+    )
+    joins = sorted(
+        (
+            [{"tile": NAMES[c.tile], "port": PORT_NAMES[c.port]}, {"tile": NAMES[c.other], "port": PORT_NAMES[c.other_port]}]
+            for c in layout.connections()
+        ),
+        key=lambda pair: (pair[0]["tile"], pair[0]["port"], pair[1]["tile"]),
+    )
+    count = layout.count
+    return {
+        "tiles": sorted(NAMES[t] for t in layout.order),
+        "spinners": sorted(NAMES[t] for t in layout.spinners()),
+        "connections": joins,
+        "attachment_points": points,
+        "contributions": contributions,
+        "sum": count,
+        "credit_raw": CREDIT[count],
+        "credit": CREDIT[count] // 5,
+    }
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """One event as canonical plain data."""
+    if isinstance(event, Place):
+        record: dict[str, Any] = {"event": "place", "seat": event.seat, "tile": NAMES[event.tile]}
+        if event.target is not None:
+            record["target"] = NAMES[event.target]
+            record["port"] = PORT_NAMES[event.port]
+        record.update(
+            count=event.count,
+            credit_raw=event.credit_raw,
+            credit=event.credit,
+            continues=event.continues,
+            drawn=event.drawn,
+        )
+        return record
+    if isinstance(event, Draw):
+        return {"event": "draw", "seat": event.seat, "tile": NAMES[event.tile]}
+    if isinstance(event, Pass):
+        return {"event": "pass", "seat": event.seat}
+    if isinstance(event, EndTurn):
+        return {"event": "end-turn", "seat": event.seat}
+    if isinstance(event, HandEnd):
+        return {
+            "event": "hand-end",
+            "reason": event.reason.value,
+            "winners": list(event.winners),
+            "pips": list(event.pips),
+            "credits": list(event.credits),
+            "scores": list(event.scores),
+            "next_opener": event.next_opener,
+        }
+    if isinstance(event, MatchEnd):
+        return {"event": "match-end", "winners": list(event.winners), "scores": list(event.scores)}
+    raise TypeError(f"not an event: {event!r}")
+
+
+_TILE = re.compile(r"^\[\d\|\d\]$")
+# How the canonical encoding sorts unordered collections (spec/fixture-format.md).
+_SORT_KEYS: dict[str, Callable[[Any], Any]] = {
+    "contributions": lambda d: (d.get("tile", ""), d.get("port", "")),
+    "attachment_points": lambda d: (d.get("tile", ""), d.get("port", "")),
+    "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
+    "tiles": lambda t: t,
+    "spinners": lambda t: t,
+}
+
+
+def canonical(value: Any, key: str | None = None) -> Any:
+    """Expected values in the canonical encoding: tiles low half first, the unordered
+    collections of a layout snapshot sorted."""
+    if isinstance(value, str) and _TILE.match(value):
+        try:
+            return NAMES[parse_tile(value)]
+        except ValueError:
+            return value
+    if isinstance(value, dict):
+        return {k: canonical(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [canonical(v) for v in value]
+        sort_key = _SORT_KEYS.get(key or "")
+        if sort_key is not None:
+            try:
+                items.sort(key=sort_key)
+            except (TypeError, AttributeError, IndexError, KeyError):
+                pass
+        return items
+    return value

@@ -1,0 +1,65 @@
+"""``horserace export --format json DIR``: the corpus, the rulesets and the schemas as
+plain JSON with a version stamp, for users who never run our Python code.
+
+The exported fixture files keep their paths under ``scenarios/`` (a file per source
+file, a JSON list of fixtures, as the loader reads them), so the export loads back
+through :func:`horserace.corpus.loader.load_paths` unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import yaml
+
+from horserace._version import __version__
+from horserace.resources.strict_yaml import StrictLoader as _StrictLoader
+from horserace.resources.paths import default_corpus
+from horserace.corpus.loader import fixture_files
+from horserace._version import PROTOCOL_VERSION
+from horserace.resources.rulesets import bundled
+from horserace.resources.paths import spec_dir
+
+
+def _dump(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def export_json(out: Path, corpus: Path | None = None) -> dict:
+    """Write the export into ``out``; returns the manifest."""
+    corpus = Path(corpus or default_corpus())
+    out = Path(out)
+    files = []
+    count = 0
+    for source in fixture_files([corpus]):
+        data = yaml.load(source.read_text(encoding="utf-8"), Loader=_StrictLoader)
+        relative = source.relative_to(corpus).with_suffix(".json")
+        _dump(out / "scenarios" / relative, data)
+        files.append(str(Path("scenarios") / relative))
+        count += len(data)
+    rulesets = []
+    for name, named in bundled().items():
+        _dump(out / "rulesets" / f"{name}.json", named.to_dict())
+        rulesets.append(f"rulesets/{name}.json")
+    schemas = []
+    for schema in sorted((spec_dir() / "schema").rglob("*.json")):
+        relative = schema.relative_to(spec_dir())
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(schema, out / relative)
+        schemas.append(str(relative))
+    manifest = {
+        "suite": __version__,
+        "protocol": PROTOCOL_VERSION,
+        "exported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "fixtures": count,
+        "files": files,
+        "rulesets": rulesets,
+        "schemas": schemas,
+        "format": "spec/fixture-format.md of horserace " + __version__,
+    }
+    _dump(out / "manifest.json", manifest)
+    return manifest

@@ -1,0 +1,159 @@
+"""The strict fixture loader: YAML files under scenarios/ into checked :class:`Fixture`
+values (spec/fixture-format.md).
+
+Checks, in order, each reported as ``file:line:column: message``:
+
+1. the file: size limit, safe YAML through the libyaml-backed loader, no duplicate keys,
+   no anchors or aliases (alias bombs), bounded nesting;
+2. the JSON Schema (spec/schema/fixture.schema.json, draft 2020-12), validated by the
+   compiled ``jsonschema_rs``; positions are recovered by a second parse only for a file
+   that fails;
+3. the meaning: tiles of the double-six set, each tile once across hands, boneyard and
+   layout, all 28 for a ``play`` hand, deal sizes for a fresh deal, rule IDs that exist,
+   fixture IDs unique across the corpus, the readings in ``variants`` named by the
+   register, placements legal where the fixture says they are.
+
+Nothing is lost: :func:`load_paths` collects every error of every file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable
+
+import yaml
+
+from horserace.corpus.fixture import Corpus, Fixture
+from horserace.corpus.observers import check_scenario
+from horserace.engine.ruleset import VARIANT_FIELDS
+from horserace.errors import FixtureError, ScenarioError
+from horserace.resources.documents import load_rules
+from horserace.resources.limits import MAX_FILE_BYTES
+from horserace.resources.paths import default_corpus, display_path
+from horserace.resources.schemas import schema_errors
+from horserace.resources.strict_yaml import parse_yaml
+
+
+
+
+
+# ---------------------------------------------------------------------- loading
+def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
+    """Parse and schema-check one file; semantic checks are :func:`check_fixtures`."""
+    try:
+        data = parse_yaml(text, file)
+    except FixtureError as exc:
+        return [], [exc]
+    if data is None:
+        return [], [FixtureError("the file is empty; a fixture file is a list of fixtures", file=file)]
+    errors = schema_errors(data, text, file)
+    if errors:
+        return [], errors
+    lines = _fixture_lines(text, len(data))
+    fixtures = [
+        Fixture(
+            id=item["id"], description=item["description"], kind=item["kind"], rules=item["rules"],
+            origin=item["origin"], why=item["why"], input=item["input"], expected=item["expected"],
+            sources=item.get("sources", []), variants=item.get("variants", {}), file=file, line=lines[i],
+            deprecated=item.get("deprecated"),
+        )
+        for i, item in enumerate(data)
+    ]
+    return fixtures, []
+
+
+_ITEM_START = re.compile(r"^- ", re.M)
+
+
+def _fixture_lines(text: str, count: int) -> list[int]:
+    """Line of each top-level list item (block style), without a second parse."""
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _ITEM_START.finditer(text)]
+    if len(starts) == count:
+        return starts
+    line_of = []
+    node = yaml.compose(text, Loader=yaml.CSafeLoader)
+    for item in node.value:
+        line_of.append(item.start_mark.line + 1)
+    return line_of
+
+
+#: Fixture files are YAML; JSON (a subset of YAML) is read too, as ``horserace export`` writes it.
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file()))
+        else:
+            files.append(p)
+    return files
+
+
+
+
+def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True) -> Corpus:
+    """Load every fixture file under ``paths`` (default: the bundled corpus), collecting
+    every error; with ``check``, also run the semantic checks."""
+    files = fixture_files([default_corpus()] if paths is None else paths)
+    fixtures: list[Fixture] = []
+    errors: list[FixtureError] = []
+    for path in files:
+        name = display_path(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            errors.append(FixtureError(f"cannot read: {exc.strerror}", file=name))
+            continue
+        if len(raw) > MAX_FILE_BYTES:
+            errors.append(FixtureError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name))
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors.append(FixtureError(f"not UTF-8 (byte {exc.start})", file=name))
+            continue
+        loaded, errs = load_text(text, name)
+        fixtures.extend(loaded)
+        errors.extend(errs)
+    if check:
+        errors.extend(check_fixtures(fixtures))
+    return Corpus(fixtures, errors, len(files))
+
+
+def check_fixtures(fixtures: list[Fixture]) -> list[FixtureError]:
+    """The semantic checks across a set of fixtures (see the module docstring)."""
+    errors: list[FixtureError] = []
+    rules = load_rules()
+    first_seen: dict[str, Fixture] = {}
+
+    def fail(fx: Fixture, message: str, rule: str | None = None) -> None:
+        errors.append(FixtureError(message, file=fx.file, line=fx.line, fixture_id=fx.id, rule=rule))
+
+    for fx in fixtures:
+        if fx.id in first_seen:
+            other = first_seen[fx.id]
+            fail(fx, f"duplicate fixture ID (also {other.file}:{other.line}); IDs are never reused")
+        else:
+            first_seen[fx.id] = fx
+        for rule_id in fx.rules:
+            if rule_id not in rules:
+                fail(fx, f"rule {rule_id} does not exist in spec/rules.md")
+        for name, reading in fx.variants.items():
+            if name not in VARIANT_FIELDS or reading not in VARIANT_FIELDS[name]:
+                fail(fx, f"variant {name}={reading} is not a reading the register names")
+        if fx.origin == "generated" and "generated" not in Path(fx.file).parts:
+            fail(fx, "generated fixtures live under scenarios/generated/")
+        if fx.origin == "rule-text" and "generated" in Path(fx.file).parts:
+            fail(fx, "scenarios/generated/ holds only fixtures with origin: generated")
+        try:
+            check_scenario(fx)
+        except ScenarioError as exc:
+            fail(fx, exc.message, exc.rule)
+    return errors
+
+
+__all__ = ["SUFFIXES", "check_fixtures", "fixture_files", "load_paths", "load_text"]

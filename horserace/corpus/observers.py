@@ -1,0 +1,313 @@
+"""Run a fixture's input through the reference engine and return its observations, in
+the canonical encoding of spec/fixture-format.md.
+
+This is the reference implementation's side of every fixture kind: the same function
+serves replay (compared with ``expected``), the loader's semantic checks (a fixture whose
+own input breaks a rule is refused) and, later, the protocol server.  Only the fixture's
+``input`` and ``variants`` are read here, never its ``expected``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from horserace.errors import IllegalAction, RuleError, ScenarioError
+from horserace.engine.hand import DEAL_SIZE, Hand
+from horserace.engine.layout import PORT_NAMES, Layout, parse_port
+from horserace.corpus.encoding import event_record, layout_snapshot
+from horserace.engine.ruleset import BranchUse, Ruleset
+from horserace.engine.settlement import settle
+from horserace.engine.tiles import NAMES, TILE_COUNT, parse_tile, pips_of, mask_of
+
+
+def _tile(text: str, where: str) -> int:
+    try:
+        return parse_tile(text)
+    except RuleError as exc:
+        raise ScenarioError(f"{where}: {exc.message}", exc.rule) from None
+
+
+def _tiles(items: list, where: str) -> list[int]:
+    return [_tile(t, f"{where}[{i}]") for i, t in enumerate(items)]
+
+
+def _placement(entry: dict, where: str) -> tuple[int, int | None, int | None]:
+    tile = _tile(entry["tile"], f"{where}.tile")
+    target = _tile(entry["target"], f"{where}.target") if "target" in entry else None
+    port = parse_port(entry["port"]) if "port" in entry else None
+    return tile, target, port
+
+
+def move_name(tile: int, target: int | None, port: int | None) -> str:
+    """A move in text: ``"[1|4]"`` for the opening, ``"[1|1] [1|4] low"`` otherwise."""
+    return NAMES[tile] if target is None else f"{NAMES[tile]} {NAMES[target]} {PORT_NAMES[port]}"
+
+
+def with_target(ruleset: Ruleset, target: int) -> Ruleset:
+    """The fixture's own target (HR-MATCH-1) under the fixture's readings."""
+    return replace(ruleset, target=target)
+
+
+# ---------------------------------------------------------------------- layout
+def _apply_to_layout(layout: Layout, entries: list[dict], where: str) -> None:
+    for i, entry in enumerate(entries):
+        tile, target, port = _placement(entry, f"{where}[{i}]")
+        if tile in layout:
+            raise ScenarioError(f"{where}[{i}]: {NAMES[tile]} is already on the layout", "HR-SET-1")
+        try:
+            target, port = layout.normalise(tile, target, port)
+        except IllegalAction as exc:
+            raise ScenarioError(f"{where}[{i}]: placing {NAMES[tile]} is illegal: {exc.message}", exc.rule) from None
+        layout.place(tile, target, port)
+
+
+def observe_layout(inp: dict, ruleset: Ruleset) -> dict:
+    layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
+    _apply_to_layout(layout, inp.get("setup", []), "input.setup")
+    steps = []
+    for i, entry in enumerate(inp["steps"]):
+        try:
+            _apply_to_layout(layout, [entry], f"input.steps[{i}]")
+        except ScenarioError as exc:
+            exc.at = i
+            raise
+        steps.append(layout_snapshot(layout))
+    return {"steps": steps}
+
+
+# ---------------------------------------------------------------------- positions
+def _table(inp: dict) -> tuple[bool, int, list[int]]:
+    partnership = inp["mode"] == "partnership"
+    seats = inp["seats"]
+    if partnership and seats != 4:
+        raise ScenarioError("input.seats: the partnership game has four seats", "HR-SEAT-1")
+    sides = 2 if partnership else seats
+    scores = list(inp["scores"])
+    if len(scores) != sides:
+        raise ScenarioError(f"input.scores: {sides} sides need {sides} scores, not {len(scores)}", "HR-SEAT-1")
+    if any(s >= inp["target"] for s in scores):
+        raise ScenarioError(f"input.scores: a side at or over the target {inp['target']} has already won", "HR-MATCH-1")
+    return partnership, seats, scores
+
+
+def new_position(deal: dict, where: str, *, partnership: bool, seats: int, scores: list[int], ruleset: Ruleset) -> Hand:
+    """A hand at its starting position: a fresh deal, or a deal with placements already on
+    the layout.  Every tile once (HR-SET-1), all 28 accounted for (HR-DEAL-2), deal sizes
+    for a fresh deal (HR-DEAL-1)."""
+    if len(deal["hands"]) != seats:
+        raise ScenarioError(f"{where}.hands: {seats} seats need {seats} hands, not {len(deal['hands'])}", "HR-SEAT-1")
+    if not 0 <= deal["opener"] < seats:
+        raise ScenarioError(f"{where}.opener: there is no seat {deal['opener']}", "HR-SEAT-3")
+    hands = [_tiles(h, f"{where}.hands[{s}]") for s, h in enumerate(deal["hands"])]
+    boneyard = _tiles(deal["boneyard"], f"{where}.boneyard")
+    layout_entries = deal.get("layout", [])
+    layout_tiles = [_tile(e["tile"], f"{where}.layout[{i}].tile") for i, e in enumerate(layout_entries)]
+    seen: dict[int, str] = {}
+    for label, group in [*((f"{where}.hands[{s}]", h) for s, h in enumerate(hands)),
+                         (f"{where}.boneyard", boneyard), (f"{where}.layout", layout_tiles)]:
+        for t in group:
+            if t in seen:
+                raise ScenarioError(f"{NAMES[t]} appears twice ({seen[t]} and {label})", "HR-SET-1")
+            seen[t] = label
+    if len(seen) != TILE_COUNT:
+        missing = sorted(set(range(TILE_COUNT)) - set(seen))
+        raise ScenarioError(
+            f"{where}: hands, boneyard and layout hold {len(seen)} tiles, not 28; missing "
+            + " ".join(NAMES[t] for t in missing), "HR-DEAL-2")
+    if not layout_entries:
+        size = DEAL_SIZE[seats]
+        for s, h in enumerate(hands):
+            if len(h) != size:
+                raise ScenarioError(f"{where}.hands[{s}]: a fresh deal gives {size} tiles to each of {seats} players, not {len(h)}", "HR-DEAL-1")
+        if len(boneyard) != TILE_COUNT - size * seats:
+            raise ScenarioError(f"{where}.boneyard: {TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2")
+    hand = Hand(hands, boneyard, deal["opener"], partnership=partnership, scores=scores, ruleset=ruleset,
+                validate=False, fresh_deal=False)
+    _apply_to_layout(hand.layout, layout_entries, f"{where}.layout")
+    return hand
+
+
+# ---------------------------------------------------------------------- play
+def observe_play(inp: dict, ruleset: Ruleset) -> dict:
+    partnership, seats, scores = _table(inp)
+    ruleset = with_target(ruleset, inp["target"])
+    out = []
+    hand = None
+    offset = 0  # placements of earlier hands, for the index of a refused one
+    for n, hand_input in enumerate(inp["hands"]):
+        where = f"input.hands[{n}]"
+        if hand is not None:
+            if hand.match_over:
+                raise ScenarioError(f"{where}: the match ended in the previous hand", "HR-MATCH-3")
+            if hand.next_opener is not None and hand_input["opener"] != hand.next_opener:
+                raise ScenarioError(
+                    f"{where}.opener: seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
+                    "HR-OPEN-3")
+        hand = new_position(hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+        try:
+            _play_listed(hand, hand_input["placements"], f"{where}.placements")
+        except ScenarioError as exc:
+            if exc.at is not None:
+                exc.at += offset
+            raise
+        offset += len(hand_input["placements"])
+        out.append({"events": [event_record(e) for e in hand.events]})
+        scores = list(hand.scores)
+    return {"hands": out, "scores": scores, "match_winners": list(hand.match_winners) if hand else []}
+
+
+def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
+    """Play the listed placements in order, making forced draws and passes between them;
+    stop when the hand ends or the list runs out."""
+    i = 0
+    while not hand.over:
+        seat = hand.to_act
+        if i < len(entries) and "end_turn" in entries[i]:
+            if not hand.may_end_turn():
+                raise ScenarioError(f"{where}[{i}]: seat {seat} may not end the turn here", "HR-DRAW-1", i)
+            hand.end_turn(seat)
+            i += 1
+            continue
+        if hand.pending_drawn is None and not hand.can_place(seat):
+            hand.play_forced()  # draws and passes follow from the boneyard
+            continue
+        if i >= len(entries):
+            return  # the fixture stops here, before the hand ends
+        tile, target, port = _placement(entries[i], f"{where}[{i}]")
+        try:
+            hand.place(seat, tile, target, port)
+        except IllegalAction as exc:
+            raise ScenarioError(f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}", exc.rule, i) from None
+        i += 1
+    if i < len(entries):
+        raise ScenarioError(f"{where}[{i}]: the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3", i)
+
+
+# ---------------------------------------------------------------------- settlement
+def observe_settlement(inp: dict, ruleset: Ruleset) -> dict:
+    partnership, seats, scores = _table(inp)
+    if len(inp["hands"]) != seats:
+        raise ScenarioError(f"input.hands: {seats} seats need {seats} hands", "HR-SEAT-1")
+    hands = [_tiles(h, f"input.hands[{s}]") for s, h in enumerate(inp["hands"])]
+    all_tiles = [t for h in hands for t in h]
+    if len(set(all_tiles)) != len(all_tiles):
+        raise ScenarioError("input.hands: a tile appears twice", "HR-SET-1")
+    ended_by = inp["ended_by"]
+    domino = None if ended_by == "blocked" else ended_by
+    if domino is not None:
+        if domino >= seats:
+            raise ScenarioError(f"input.ended_by: there is no seat {domino}", "HR-SEAT-3")
+        if hands[domino]:
+            raise ScenarioError(f"input.ended_by: seat {domino} ended the hand but still holds tiles", "HR-END-1")
+    result = settle([pips_of(mask_of(h)) for h in hands], partnership=partnership, domino_seat=domino,
+                    scores=scores, target=inp["target"])
+    return {"winners": list(result.winners), "credits": list(result.credits), "scores": list(result.scores),
+            "match_winners": list(result.match_winners)}
+
+
+# ---------------------------------------------------------------------- illegal
+def observe_illegal(inp: dict, ruleset: Ruleset) -> dict:
+    partnership, seats, scores = _table(inp)
+    ruleset = with_target(ruleset, inp["target"])
+    hand = new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+    for i, action in enumerate(inp["actions"]):
+        seat, kind = action["seat"], action["action"]
+        try:
+            if kind == "place":
+                if "tile" not in action:
+                    raise ScenarioError(f"input.actions[{i}]: a place action names its tile")
+                tile, target, port = _placement(action, f"input.actions[{i}]")
+                hand.place(seat, tile, target, port)
+            elif kind == "draw":
+                hand.draw(seat)
+            elif kind == "pass":
+                hand.pass_turn(seat)
+            else:
+                hand.end_turn(seat)
+        except IllegalAction as exc:
+            return {"rejected_at": i, "rule": exc.rule}
+    return {"rejected_at": None, "rule": None}
+
+
+# ---------------------------------------------------------------------- perft
+def _decisions(hand: Hand) -> list[tuple]:
+    """The distinct choices at the current point, after forced draws and passes: the
+    legal placements, plus ending the turn where the variant allows it."""
+    hand.play_forced()
+    if hand.over:
+        return []
+    moves = [("place", *m) for m in hand.legal_placements()]
+    if hand.may_end_turn():
+        moves.append(("end-turn",))
+    return moves
+
+
+def _apply(hand: Hand, move: tuple) -> None:
+    if move[0] == "end-turn":
+        hand.end_turn(hand.to_act)
+    else:
+        hand.place(hand.to_act, move[1], move[2], move[3])
+
+
+def _name(move: tuple) -> str:
+    return "end-turn" if move[0] == "end-turn" else move_name(*move[1:])
+
+
+def observe_perft(inp: dict, ruleset: Ruleset) -> dict:
+    partnership, seats, scores = _table(inp)
+    ruleset = with_target(ruleset, inp["target"])
+
+    def fresh() -> Hand:
+        return new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+
+    def count(path: list[tuple], depth: int) -> int:
+        hand = fresh()
+        hand.events = None
+        for move in path:
+            _decisions(hand)
+            _apply(hand, move)
+        moves = _decisions(hand)
+        if depth == 0 or not moves:
+            return 1  # a hand that ends before the depth is one leaf
+        return sum(count(path + [m], depth - 1) for m in moves)
+
+    depth = inp["depth"]
+    root = fresh()
+    divide = {}
+    for move in _decisions(root):
+        divide[_name(move)] = count([move], depth - 1)
+    nodes = sum(divide.values()) if divide else 1
+    return {"nodes": nodes, "divide": dict(sorted(divide.items()))}
+
+
+OBSERVERS = {
+    "layout": observe_layout,
+    "play": observe_play,
+    "settlement": observe_settlement,
+    "illegal": observe_illegal,
+    "perft": observe_perft,
+}
+
+
+def observe(kind: str, inp: dict, variants: dict[str, str] | None = None) -> dict[str, Any]:
+    """The reference engine's observations for a fixture input."""
+    return OBSERVERS[kind](inp, Ruleset.from_readings(**(variants or {})))
+
+
+def check_scenario(fixture) -> None:
+    """The semantic checks of a fixture's input (raises :class:`ScenarioError`)."""
+    if fixture.kind == "illegal":
+        # The position must be valid (observing checks it); where the rejection falls is
+        # replay's job, which compares it with expected.rejected_at.
+        observe("illegal", fixture.input, fixture.variants)
+        last = len(fixture.input["actions"]) - 1
+        if fixture.expected.get("rejected_at") != last:
+            raise ScenarioError(f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects")
+        return
+    if fixture.kind == "perft":
+        # The position must be valid; counting is replay's job.
+        partnership, seats, scores = _table(fixture.input)
+        new_position(fixture.input, "input", partnership=partnership, seats=seats, scores=scores, ruleset=Ruleset.from_readings(**fixture.variants))
+        return
+    observe(fixture.kind, fixture.input, fixture.variants)

@@ -1,0 +1,52 @@
+"""Replay: a fixture's input through the reference engine in process
+(:mod:`horserace.corpus.observers`), its observations compared with ``expected`` field by
+field (:mod:`horserace.corpus.compare`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from horserace.corpus.compare import Difference, diff
+from horserace.corpus.fixture import Fixture
+from horserace.corpus.observers import observe
+from horserace.engine.ruleset import Ruleset
+from horserace.errors import ScenarioError
+
+__all__ = ["Result", "replay_fixture"]
+
+
+
+
+
+@dataclass
+class Result:
+    fixture: Fixture
+    status: str  #: pass, fail, error, skip
+    differences: list[Difference] = field(default_factory=list)
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        fx = self.fixture
+        return {
+            "id": fx.id, "file": fx.file, "line": fx.line, "kind": fx.kind, "rule": fx.primary_rule,
+            "rules": fx.rules, "status": self.status, "message": self.message,
+            "differences": [d.to_dict() for d in self.differences],
+        }
+
+
+def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
+    """Replay one fixture against the reference engine: under its own readings, or, given
+    a ``ruleset``, only if the fixture holds under it (else it is skipped)."""
+    if fx.deprecated:
+        return Result(fx, "skip", message=f"deprecated: {fx.deprecated}")
+    if ruleset is not None and not fx.applies_under(ruleset):
+        wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items())
+        return Result(fx, "skip", message=f"holds only under {wanted}")
+    readings = fx.variants if ruleset is None else ruleset.readings
+    try:
+        observed = observe(fx.kind, fx.input, readings)
+    except ScenarioError as exc:
+        return Result(fx, "error", message=str(exc))
+    differences = diff(fx.canonical_expected, observed)
+    return Result(fx, "fail" if differences else "pass", differences)

@@ -1,0 +1,442 @@
+"""One hand of Horse Race: the turn flow from the opening tile to the settlement.
+
+Rules implemented here: HR-SEAT-3 (turn order), HR-PLACE-3, HR-OPEN-2, HR-TURN-1..3
+(continuation, priority of the hand's and match's end, the drawn-tile exception),
+HR-DRAW-1..4, HR-PASS-1, HR-BLOCK-1, HR-END-1..3, HR-MATCH-1 and HR-MATCH-3; the
+settlement itself is :func:`horserace.engine.settlement.settle`.
+
+A :class:`Hand` is driven by four actions, each checked in the order spec/rules.md gives
+and rejected with :class:`IllegalAction` naming the rule: :meth:`Hand.place`,
+:meth:`Hand.draw`, :meth:`Hand.pass_turn` and, under the variant
+``continuation=optional``, :meth:`Hand.end_turn`.  Draws and passes are explicit actions
+so that an illegal draw or pass can be rejected; :meth:`Hand.play_forced` performs them
+for callers that only choose placements.
+
+The core does no I/O and draws no random numbers: the deal, the boneyard order and the
+opener are inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from horserace.errors import IllegalAction, SetupError
+from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
+from horserace.engine.layout import CREDIT, Layout
+from horserace.engine.ruleset import (
+    CANONICAL,
+    BlockDetection,
+    BranchUse,
+    Continuation,
+    ContinuationWithoutTile,
+    DrawnTileScope,
+    OpeningContinuation,
+    Ruleset,
+)
+from horserace.engine.settlement import Settlement, settle
+from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of, tiles_of
+
+_new = tuple.__new__
+
+#: A placement: (tile, target tile, target port); the opening has no target (HR-MOVE-1).
+Move = tuple[int, int | None, int | None]
+
+#: Tiles dealt to each player by number of players (HR-DEAL-1).
+DEAL_SIZE = {2: 7, 3: 6, 4: 5}
+
+
+class Hand:
+    """The state of one hand.  Read ``to_act``, ``over``, ``events``; act with the
+    action methods."""
+
+    __slots__ = (
+        "ruleset", "partnership", "seats", "target", "layout", "hands", "boneyard",
+        "_next_draw", "scores", "to_act", "_continuing", "_pending", "_drew", "_drawn_mask",
+        "_last_ended", "_passes", "over", "match_over", "settlement", "reason",
+        "match_winners", "next_opener", "events", "_opening_continues", "_whole_hand",
+        "_end_turn_variant", "_immediate_block",
+    )
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[int]],
+        boneyard: Sequence[int],
+        opener: int,
+        *,
+        partnership: bool = False,
+        scores: Sequence[int] | None = None,
+        ruleset: Ruleset = CANONICAL,
+        target: int | None = None,
+        record: bool = True,
+        fresh_deal: bool = True,
+        validate: bool = True,
+    ) -> None:
+        seats = len(hands)
+        if seats not in DEAL_SIZE:
+            raise SetupError(f"Horse Race is played by 2, 3 or 4 players, not {seats}", rule="HR-SEAT-1")
+        if partnership and seats != 4:
+            raise SetupError("the partnership game has exactly four players", rule="HR-SEAT-1")
+        if not 0 <= opener < seats:
+            raise SetupError(f"opener {opener} is not a seat of {seats}", rule="HR-SEAT-3")
+        masks = [mask_of(h) for h in hands]
+        if validate:
+            self._validate_deal(hands, boneyard, fresh_deal)
+        sides = 2 if partnership else seats
+        if scores is None:
+            scores = [0] * sides
+        if len(scores) != sides:
+            raise SetupError(f"{sides} sides need {sides} scores", rule="HR-SEAT-1")
+        self.ruleset = ruleset
+        self.target = ruleset.target if target is None else target
+        if any(s >= self.target or s < 0 for s in scores):
+            raise SetupError(
+                f"scores {list(scores)} must lie in 0..{self.target - 1}: a side at the target has won",
+                rule="HR-MATCH-1",
+            )
+        self.partnership = partnership
+        self.seats = seats
+        self.layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
+        self.hands = masks
+        self.boneyard = list(boneyard)
+        self._next_draw = 0
+        self.scores = list(scores)
+        self.to_act = opener
+        self._continuing = False  # the player to act is in a continuation (HR-TURN-1)
+        self._pending = -1  # playable tile drawn this turn, to be placed (HR-DRAW-3)
+        self._drew = False  # the player to act has drawn in this turn
+        self._drawn_mask = 0  # tiles drawn in this hand (variant drawn_tile_scope)
+        self._last_ended: tuple[int, str] | None = None
+        self._passes = 0
+        self.over = False
+        self.match_over = False
+        self.settlement: Settlement | None = None
+        self.reason: HandEndReason | None = None
+        self.match_winners: tuple[int, ...] = ()
+        self.next_opener: int | None = None
+        self.events: list[Event] | None = [] if record else None
+        self._opening_continues = ruleset.opening_continuation is OpeningContinuation.EARNED
+        self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
+        self._end_turn_variant = ruleset.continuation_without_tile is ContinuationWithoutTile.END_TURN
+        self._immediate_block = ruleset.block_detection is BlockDetection.IMMEDIATE
+
+    @staticmethod
+    def _validate_deal(hands: Sequence[Sequence[int]], boneyard: Sequence[int], fresh_deal: bool) -> None:
+        """Every tile once (HR-SET-1); for a fresh deal, all 28 tiles and the deal sizes of
+        HR-DEAL-1 and HR-DEAL-2."""
+        seen = 0
+        for tiles in [*hands, boneyard]:
+            for t in tiles:
+                if not 0 <= t < TILE_COUNT:
+                    raise SetupError(f"tile index {t} is not in the set", rule="HR-SET-1")
+                if seen >> t & 1:
+                    raise SetupError(f"{NAMES[t]} is dealt twice", rule="HR-SET-1")
+                seen |= 1 << t
+        if fresh_deal:
+            if seen.bit_count() != TILE_COUNT:
+                raise SetupError("hands and boneyard must hold all 28 tiles", rule="HR-DEAL-2")
+            seats = len(hands)
+            size = DEAL_SIZE[seats]
+            for seat, h in enumerate(hands):
+                if len(h) != size:
+                    raise SetupError(
+                        f"seat {seat} holds {len(h)} tiles; {seats} players are dealt {size} each",
+                        rule="HR-DEAL-1",
+                    )
+
+    # ------------------------------------------------------------------ queries
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for (HR-SEAT-1, HR-SEAT-2)."""
+        return seat % 2 if self.partnership else seat
+
+    @property
+    def boneyard_left(self) -> int:
+        return len(self.boneyard) - self._next_draw
+
+    @property
+    def pending_drawn(self) -> int | None:
+        """The playable tile just drawn, which must be placed now (HR-DRAW-3)."""
+        return None if self._pending < 0 else self._pending
+
+    @property
+    def continuing(self) -> bool:
+        """Whether the player to act is placing a continuation (HR-TURN-1)."""
+        return self._continuing
+
+    def hand_tiles(self, seat: int) -> list[int]:
+        return tiles_of(self.hands[seat])
+
+    def legal_placements(self) -> list[tuple[int, int | None, int | None]]:
+        """Distinct legal placements ``(tile, target, port)`` for the player to act."""
+        if self.over:
+            return []
+        if self._pending >= 0:
+            return [(self._pending, tg, p) for tg, p in self.layout.moves_for(self._pending)]
+        return self.layout.moves_for_mask(self.hands[self.to_act])
+
+    def can_place(self, seat: int) -> bool:
+        return bool(self.hands[seat] & self.layout.open_mask)
+
+    def must_draw(self) -> bool:
+        """The player to act has no legal placement and the boneyard is not empty."""
+        return not self.over and self._pending < 0 and not self.can_place(self.to_act) and self.boneyard_left > 0
+
+    def may_end_turn(self) -> bool:
+        """Variant ``continuation=optional``: a continuation may be given up (HRI-2)."""
+        return (
+            not self.over
+            and self._continuing
+            and not self._drew
+            and self.ruleset.continuation is Continuation.OPTIONAL
+        )
+
+    # ------------------------------------------------------------------ actions
+    def place(self, seat: int, tile: int, target: int | None = None, port: int | None = None) -> Place | None:
+        """Place ``tile`` from ``seat``'s hand on ``(target, port)``; ``None`` target for
+        the opening tile.  Returns the :class:`Place` event (``None`` when not recording)."""
+        self._check_actor(seat)
+        bit = 1 << tile
+        if not self.hands[seat] & bit:
+            raise IllegalAction(f"{NAMES[tile]} is not in seat {seat}'s hand", rule="HR-PLACE-3", seat=seat)
+        pending = self._pending
+        if pending >= 0 and tile != pending:
+            raise IllegalAction(
+                f"the drawn tile {NAMES[pending]} must be placed, not {NAMES[tile]}", rule="HR-DRAW-3", seat=seat
+            )
+        target, port = self.layout.normalise(tile, target, port)
+        return self._place(seat, tile, target, port)
+
+    def _place(self, seat: int, tile: int, target: int | None, port: int | None) -> Place | None:
+        """Apply a placement already known to be legal (the hot path)."""
+        layout = self.layout
+        opening = not layout.order
+        count = layout.place(tile, target, port)
+        bit = 1 << tile
+        hand = self.hands[seat] ^ bit
+        self.hands[seat] = hand
+        self._passes = 0
+        self._last_ended = None
+        credit_raw = CREDIT[count]
+        # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
+        drawn = tile == self._pending or (self._whole_hand and self._drawn_mask & bit != 0)
+        match_end = False
+        if credit_raw:
+            side = seat % 2 if self.partnership else seat
+            score = self.scores[side] + credit_raw // 5
+            self.scores[side] = score
+            match_end = score >= self.target  # HR-MATCH-1: before anything else
+            continues = not drawn
+        else:
+            continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
+        if opening and not self._opening_continues:
+            continues = False  # HRI-3 variant
+        blocked = False
+        if self._immediate_block and self._next_draw == len(self.boneyard) and not match_end and hand:
+            open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5: does anyone still hold a placement?
+            blocked = not any(h & open_mask for h in self.hands)
+        if match_end or not hand or blocked:
+            continues = False  # HR-TURN-2: the end of the hand or match takes priority
+        event = None
+        events = self.events
+        if events is not None:
+            # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
+            event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn))
+            events.append(event)
+        if match_end:
+            self._end_match_by_placement(side)
+            return event
+        if not hand:
+            self._finish(HandEndReason.DOMINO, seat)  # HR-END-1
+            return event
+        if blocked:
+            self._finish(HandEndReason.BLOCKED, None)
+            return event
+        if continues:  # HR-TURN-1
+            self._pending = -1
+            self._continuing = True
+            self._drew = False
+            if self._end_turn_variant and not hand & layout.open_mask:
+                # HRI-1 variant: the turn passes at once, without drawing.
+                if events is not None:
+                    events.append(EndTurn(seat))
+                self._next_turn(seat, None)
+        else:
+            self._next_turn(seat, "HR-TURN-3" if drawn else "HR-TURN-1")
+        return event
+
+    def draw(self, seat: int) -> int:
+        """Draw one tile (HR-DRAW-2); returns it.  If it plays, it must be placed next."""
+        self._check_actor(seat)
+        if self._pending >= 0:
+            raise IllegalAction(
+                f"seat {seat} drew the playable {NAMES[self._pending]} and must place it",
+                rule="HR-DRAW-2",
+                seat=seat,
+            )
+        if self.hands[seat] & self.layout.open_mask:
+            raise IllegalAction(f"seat {seat} holds a legal placement and must play", rule="HR-DRAW-1", seat=seat)
+        if self._next_draw >= len(self.boneyard):
+            raise IllegalAction("the boneyard is empty", rule="HR-DRAW-4", seat=seat)
+        return self._draw(seat)
+
+    def _draw(self, seat: int) -> int:
+        tile = self.boneyard[self._next_draw]
+        self._next_draw += 1
+        bit = 1 << tile
+        self.hands[seat] |= bit
+        self._drawn_mask |= bit
+        self._drew = True
+        self._last_ended = None
+        if self.events is not None:
+            self.events.append(_new(Draw, (seat, tile)))
+        if bit & self.layout.open_mask:
+            self._pending = tile
+        elif self._next_draw == len(self.boneyard) and self._immediate_block:
+            self._check_block()
+        return tile
+
+    def pass_turn(self, seat: int) -> None:
+        """Pass: allowed only with no legal placement and an empty boneyard (HR-PASS-1)."""
+        self._check_actor(seat)
+        if self._pending >= 0 or self.hands[seat] & self.layout.open_mask:
+            raise IllegalAction(f"seat {seat} holds a legal placement and may not pass", rule="HR-PASS-1", seat=seat)
+        if self._next_draw < len(self.boneyard):
+            raise IllegalAction(
+                f"the boneyard still holds {self.boneyard_left} tile(s); seat {seat} must draw",
+                rule="HR-PASS-1",
+                seat=seat,
+            )
+        self._pass(seat)
+
+    def _pass(self, seat: int) -> None:
+        if self.events is not None:
+            self.events.append(Pass(seat))
+        self._passes += 1
+        self._next_turn(seat, None)
+        if not self._immediate_block and self._passes >= self.seats:
+            self._finish(HandEndReason.BLOCKED, None)  # HRI-5 variant: a round of passes
+
+    def end_turn(self, seat: int) -> None:
+        """Give up a continuation: only under the variant ``continuation=optional``."""
+        self._check_actor(seat)
+        if not self.may_end_turn():
+            raise IllegalAction(
+                f"seat {seat} may not end the turn: a player who can place must place",
+                rule="HR-DRAW-1",
+                seat=seat,
+            )
+        if self.events is not None:
+            self.events.append(EndTurn(seat))
+        self._next_turn(seat, None)
+        if self._next_draw == len(self.boneyard) and self._immediate_block:
+            self._check_block()
+
+    def run(self, choose: Callable[[list[Move]], Move], give_up: Callable[[], bool] | None = None) -> None:
+        """Play the hand to its end.  Forced draws and passes are made here; ``choose``
+        picks each placement from the distinct legal ones (it must return one of them);
+        under ``continuation=optional``, ``give_up()`` decides whether a continuation is
+        given up (default: never).  Moves come from the engine, so they are not checked
+        again."""
+        layout = self.layout
+        hands = self.hands
+        moves_for_mask = layout.moves_for_mask  # bound once: this loop is the benchmark's hot path
+        place = self._place
+        optional = give_up is not None and self.ruleset.continuation is Continuation.OPTIONAL
+        while not self.over:
+            seat = self.to_act
+            pending = self._pending
+            if pending >= 0:
+                moves = [(pending, tg, p) for tg, p in layout.moves_for(pending)]
+            else:
+                moves = moves_for_mask(hands[seat])
+                if not moves:
+                    if optional and self.may_end_turn() and give_up():
+                        self.end_turn(seat)
+                    elif self._next_draw < len(self.boneyard):
+                        self._draw(seat)
+                    else:
+                        self._pass(seat)
+                    continue
+                if optional and self.may_end_turn() and give_up():
+                    self.end_turn(seat)
+                    continue
+            tile, target, port = choose(moves)
+            place(seat, tile, target, port)
+
+    def play_forced(self) -> None:
+        """Perform forced draws and passes until a placement must be chosen or the hand
+        is over."""
+        while not self.over and self._pending < 0:
+            seat = self.to_act
+            if self.hands[seat] & self.layout.open_mask:
+                return
+            if self._next_draw < len(self.boneyard):
+                self._draw(seat)
+            else:
+                self._pass(seat)
+
+    # ------------------------------------------------------------------ internals
+    def _check_actor(self, seat: int) -> None:
+        """The first checks of every action (spec/rules.md, order of checks)."""
+        if self.match_over:
+            raise IllegalAction("the match is over", rule="HR-MATCH-3", seat=seat)
+        if self.over:
+            raise IllegalAction("the hand is over", rule="HR-END-3", seat=seat)
+        if seat != self.to_act:
+            if not 0 <= seat < self.seats:
+                raise IllegalAction(f"there is no seat {seat}", rule="HR-SEAT-3", seat=seat)
+            ended = self._last_ended
+            if ended is not None and ended[0] == seat:
+                why = "a placed drawn tile always ends the turn" if ended[1] == "HR-TURN-3" else (
+                    "a non-double that does not score ends the turn"
+                )
+                raise IllegalAction(f"seat {seat}'s turn has ended: {why}", rule=ended[1], seat=seat)
+            raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", rule="HR-SEAT-3", seat=seat)
+
+    def _next_turn(self, seat: int, ended_by: str | None) -> None:
+        self.to_act = (seat + 1) % self.seats  # HR-SEAT-3
+        self._continuing = False
+        self._pending = -1
+        self._drew = False
+        self._last_ended = None if ended_by is None else (seat, ended_by)
+
+    def _check_block(self) -> None:
+        """HR-BLOCK-1, canonical HRI-5: the hand ends as soon as nobody can place."""
+        open_mask = self.layout.open_mask
+        for h in self.hands:
+            if h & open_mask:
+                return
+        self._finish(HandEndReason.BLOCKED, None)
+
+    def _finish(self, reason: HandEndReason, domino_seat: int | None) -> None:
+        pips = tuple(map(pips_of, self.hands))
+        result = settle(
+            pips, partnership=self.partnership, domino_seat=domino_seat, scores=self.scores, target=self.target
+        )
+        self.over = True
+        self.reason = reason
+        self.settlement = result
+        self.scores = list(result.scores)
+        self.next_opener = domino_seat  # HR-OPEN-3: None means a new lot
+        if result.match_winners:
+            self.next_opener = None
+        if self.events is not None:
+            self.events.append(_new(HandEnd, (reason, result.winners, pips, result.credits, result.scores,
+                                              self.next_opener)))
+        if result.match_winners:
+            self._end_match(result.match_winners)
+
+    def _end_match_by_placement(self, side: int) -> None:
+        self.over = True
+        self.reason = HandEndReason.MATCH
+        self.next_opener = None
+        if self.events is not None:
+            sides = len(self.scores)
+            pips = tuple(pips_of(h) for h in self.hands)
+            self.events.append(HandEnd(HandEndReason.MATCH, (), pips, (0,) * sides, tuple(self.scores), None))
+        self._end_match((side,))
+
+    def _end_match(self, winners: tuple[int, ...]) -> None:
+        self.match_over = True
+        self.match_winners = winners
+        if self.events is not None:
+            self.events.append(MatchEnd(winners, tuple(self.scores)))

@@ -1,0 +1,326 @@
+"""The layout: placed tiles, their ports, the counted ends and the legal targets.
+
+Rules implemented here: HR-PLACE-1 (matching halves), HR-MOVE-1 and HR-MOVE-2 (the move
+model and mirror-image ports), HR-SPIN-1..3 (every double a spinner, linear sides before
+branches, both branches usable), HR-COUNT-1..5 (counted contributions and their sum).
+
+The representation is incremental, because counting and move generation are the engine's
+hot path:
+
+* ``_slots[v]`` lists the *moves* onto the layout whose attachment value is ``v``, as
+  ``(target tile, port)`` pairs, one per mirror-image group (HR-MOVE-2);
+* ``open_mask`` is the bit mask of all tiles that match some slot, so "does this hand hold
+  a legal placement" is one ``&``;
+* ``count`` is the running sum of counted contributions, updated by each placement.
+
+Everything else (contributions per tile, every attachment point, connections) is derived
+on demand from ``_filled``, the bit set of occupied ports of each placed tile.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from horserace.errors import IllegalAction, NotationError
+from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, MAX_PIPS, NAMES, VALUE_MASK
+
+
+
+def _mask_of_values(values: int) -> int:
+    mask = 0
+    for v in range(MAX_PIPS + 1):
+        if values >> v & 1:
+            mask |= VALUE_MASK[v]
+    return mask
+
+
+#: ``MASK_OF_VALUES[b]``: the tiles that match some value whose bit is set in ``b``.
+MASK_OF_VALUES: tuple[int, ...] = tuple(_mask_of_values(b) for b in range(1 << (MAX_PIPS + 1)))
+
+# Ports (HR-MOVE-1).  A non-double has LOW and HIGH; a double the other four.
+PORT_LOW, PORT_HIGH, LINEAR_A, LINEAR_B, BRANCH_A, BRANCH_B = range(6)
+PORT_NAMES = ("low", "high", "linear-a", "linear-b", "branch-a", "branch-b")
+_PORT_BY_NAME = {n: i for i, n in enumerate(PORT_NAMES)}
+_LA, _LB, _BA, _BB = 1 << LINEAR_A, 1 << LINEAR_B, 1 << BRANCH_A, 1 << BRANCH_B
+_BOTH_LINEAR = _LA | _LB
+
+#: ``CREDIT[count]``: raw credit of a placement whose count is ``count`` (HR-CREDIT-1).
+#: The count never exceeds 168, the pips of the whole set (no tile counts more than its
+#: pips); 256 entries leave room.
+CREDIT: tuple[int, ...] = tuple(c if c > 0 and c % 5 == 0 else 0 for c in range(256))
+
+
+def parse_port(text: str) -> int:
+    """Port index from its name (HR-MOVE-1)."""
+    try:
+        return _PORT_BY_NAME[text]
+    except (KeyError, TypeError):
+        raise NotationError(
+            f"{text!r} is not a port; ports are {', '.join(PORT_NAMES)}", rule="HR-MOVE-1"
+        ) from None
+
+
+class Contribution(NamedTuple):
+    """One counted contribution (HR-COUNT-1): a free end of a non-double (``port`` set),
+    or a double with a free linear side (``port`` is ``None``: the double counts whole)."""
+
+    tile: int
+    port: int | None
+    value: int
+
+
+class AttachmentPoint(NamedTuple):
+    """A free port where a tile of matching value may be placed (HR-PLACE-1)."""
+
+    tile: int
+    port: int
+    value: int
+
+
+class Connection(NamedTuple):
+    """Two touching ports: the target's port and the placed tile's port."""
+
+    tile: int
+    port: int
+    other: int
+    other_port: int
+
+
+def port_value(t: int, port: int) -> int:
+    """The value a port of tile ``t`` shows: its half, or the double's value."""
+    return HIGH[t] if port == PORT_HIGH else LOW[t]
+
+
+class Layout:
+    """The tiles on the table.  Mutated only by :meth:`place`; everything else reads.
+
+    ``branch_use_one`` selects the register variant HRI-10 ``branch_use=one``.
+    """
+
+    __slots__ = ("order", "_filled", "_slots", "_open_values", "open_mask", "count", "_joins", "_one_branch")
+
+    def __init__(self, *, branch_use_one: bool = False) -> None:
+        self.order: list[int] = []
+        self._filled: dict[int, int] = {}
+        self._slots: list[list[tuple[int, int]]] = [[] for _ in range(MAX_PIPS + 1)]
+        self._open_values = 0  # bit v set: some move attaches to value v
+        #: Tiles that have a legal placement now; every tile on an empty layout (HR-OPEN-2).
+        self.open_mask = FULL_SET_MASK
+        #: Sum of counted contributions (HR-COUNT-1).
+        self.count = 0
+        self._joins: list[tuple[int, int, int, int]] = []
+        self._one_branch = branch_use_one
+
+    # ------------------------------------------------------------------ queries
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def __contains__(self, t: int) -> bool:
+        return t in self._filled
+
+    def moves_for(self, t: int) -> list[tuple[int | None, int | None]]:
+        """Distinct legal ``(target, port)`` pairs for tile ``t`` (HR-MOVE-2); the
+        opening move is ``(None, None)``."""
+        if not self.order:
+            return [(None, None)]
+        slots = self._slots
+        out = list(slots[LOW[t]])
+        if HIGH[t] != LOW[t]:
+            out.extend(slots[HIGH[t]])
+        return out
+
+    def moves_for_mask(self, hand: int) -> list[tuple[int, int | None, int | None]]:
+        """Every distinct legal placement ``(tile, target, port)`` for a hand bit mask."""
+        playable = hand & self.open_mask
+        out: list[tuple[int, int | None, int | None]] = []
+        if not playable:
+            return out
+        if not self.order:
+            while playable:
+                low_bit = playable & -playable
+                out.append((low_bit.bit_length() - 1, None, None))
+                playable ^= low_bit
+            return out
+        slots = self._slots
+        while playable:
+            low_bit = playable & -playable
+            t = low_bit.bit_length() - 1
+            playable ^= low_bit
+            lo = LOW[t]
+            for target, port in slots[lo]:
+                out.append((t, target, port))
+            hi = HIGH[t]
+            if hi != lo:
+                for target, port in slots[hi]:
+                    out.append((t, target, port))
+        return out
+
+    def contributions(self) -> list[Contribution]:
+        """Counted contributions, in placement order (HR-COUNT-1..5)."""
+        out = []
+        for t in self.order:
+            filled = self._filled[t]
+            if IS_DOUBLE[t]:
+                if filled & _BOTH_LINEAR != _BOTH_LINEAR:
+                    out.append(Contribution(t, None, 2 * LOW[t]))  # HR-COUNT-2
+            else:
+                for port in (PORT_LOW, PORT_HIGH):
+                    if not filled & (1 << port):
+                        out.append(Contribution(t, port, port_value(t, port)))
+        return out
+
+    def attachment_points(self) -> list[AttachmentPoint]:
+        """Every free port a tile may be placed on, mirror images included (HR-PLACE-1,
+        HR-SPIN-2, HR-SPIN-3).  An attachment point is not necessarily counted."""
+        out = []
+        for t in self.order:
+            filled = self._filled[t]
+            if IS_DOUBLE[t]:
+                if filled & _BOTH_LINEAR != _BOTH_LINEAR:
+                    ports = (LINEAR_A, LINEAR_B)
+                elif self._one_branch and filled & (_BA | _BB):
+                    ports = ()
+                else:
+                    ports = (BRANCH_A, BRANCH_B)
+            else:
+                ports = (PORT_LOW, PORT_HIGH)
+            for port in ports:
+                if not filled & (1 << port):
+                    out.append(AttachmentPoint(t, port, port_value(t, port)))
+        return out
+
+    def connections(self) -> list[Connection]:
+        """Every pair of touching ports, in placement order."""
+        return [Connection(*j) for j in self._joins]
+
+    def spinners(self) -> list[int]:
+        """Every double on the layout is a spinner (HR-SPIN-1)."""
+        return [t for t in self.order if IS_DOUBLE[t]]
+
+    def filled_ports(self, t: int) -> int:
+        """Bit set of the occupied ports of a placed tile."""
+        return self._filled[t]
+
+    # ------------------------------------------------------------------ validation
+    def normalise(self, t: int, target: int | None, port: int | None) -> tuple[int | None, int | None]:
+        """Check that placing ``t`` on ``(target, port)`` is legal and return the
+        canonical ``(target, port)`` (HR-MOVE-2 mirror names).  Raises
+        :class:`IllegalAction` naming the first rule broken, in the spec's order of checks:
+        HR-MOVE-1, HR-SPIN-2, HR-PLACE-1 (occupied), HR-SPIN-3 (variant
+        ``branch_use=one``), HR-PLACE-1 (value)."""
+        if not self.order:
+            if target is not None or port is not None:
+                raise IllegalAction(
+                    f"the layout is empty: {NAMES[t]} is the opening tile and takes no target",
+                    rule="HR-MOVE-1",
+                )
+            return None, None
+        if target is None or port is None:
+            raise IllegalAction(
+                f"placing {NAMES[t]} needs a target tile and port: the layout is not empty",
+                rule="HR-MOVE-1",
+            )
+        filled = self._filled.get(target)
+        if filled is None:
+            raise IllegalAction(f"target {NAMES[target]} is not on the layout", rule="HR-MOVE-1")
+        double = IS_DOUBLE[target]
+        if double != (port >= LINEAR_A):
+            kind = "a double" if double else "a non-double"
+            raise IllegalAction(
+                f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}", rule="HR-MOVE-1"
+            )
+        if double:
+            if port >= BRANCH_A and filled & _BOTH_LINEAR != _BOTH_LINEAR:
+                raise IllegalAction(
+                    f"branch {PORT_NAMES[port]} of spinner {NAMES[target]} is not open: "
+                    "both linear sides must be filled first",
+                    rule="HR-SPIN-2",
+                )
+            # Mirror images: the first free of A then B names the move (HR-MOVE-2).
+            if port == LINEAR_B and not filled & (_LA | _LB):
+                port = LINEAR_A
+            elif port == BRANCH_B and not filled & (_BA | _BB):
+                port = BRANCH_A
+        if filled & (1 << port):
+            raise IllegalAction(
+                f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied", rule="HR-PLACE-1"
+            )
+        if double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
+            raise IllegalAction(
+                f"spinner {NAMES[target]} already has a started branch (variant branch_use=one)",
+                rule="HR-SPIN-3",
+            )
+        value = port_value(target, port)
+        if value != LOW[t] and value != HIGH[t]:
+            raise IllegalAction(
+                f"{NAMES[t]} has no half {value} to match port {PORT_NAMES[port]} of {NAMES[target]}",
+                rule="HR-PLACE-1",
+            )
+        return target, port
+
+    # ------------------------------------------------------------------ mutation
+    def place(self, t: int, target: int | None, port: int | None) -> int:
+        """Place tile ``t`` on a move already checked by :meth:`normalise` (or produced by
+        :meth:`moves_for_mask`); return the new count (HR-COUNT-1)."""
+        slots = self._slots
+        self.order.append(t)
+        lo = LOW[t]
+        if target is None:  # opening tile (HR-OPEN-2)
+            self._filled[t] = 0
+            if IS_DOUBLE[t]:
+                slots[lo].append((t, LINEAR_A))  # mirror of LINEAR_B (HR-MOVE-2)
+                count = 2 * lo  # HR-COUNT-2: counts both halves once
+            else:
+                hi = HIGH[t]
+                slots[lo].append((t, PORT_LOW))
+                slots[hi].append((t, PORT_HIGH))
+                count = lo + hi  # HR-COUNT-5
+            self.count = count
+            self._open_values = values = (1 << lo) | (1 << HIGH[t])
+            self.open_mask = MASK_OF_VALUES[values]
+            return count
+
+        value = HIGH[target] if port == PORT_HIGH else LOW[target]
+        target_slots = slots[value]
+        target_slots.remove((target, port))
+        filled = self._filled[target] | (1 << port)
+        self._filled[target] = filled
+        count = self.count
+        if IS_DOUBLE[target]:
+            if port <= LINEAR_B:
+                if filled & _BOTH_LINEAR == _BOTH_LINEAR:
+                    count -= 2 * value  # HR-COUNT-3: now interior
+                    target_slots.append((target, BRANCH_A))  # branches open (HR-SPIN-2)
+                else:  # an opening double's first linear side
+                    target_slots.append((target, LINEAR_B))
+            elif port == BRANCH_A and not self._one_branch:
+                target_slots.append((target, BRANCH_B))  # HR-SPIN-3
+        else:
+            count -= value  # that end is covered
+
+        if IS_DOUBLE[t]:
+            self._filled[t] = _LA  # a placed double touches with linear-a (HR-MOVE-1)
+            touching = LINEAR_A
+            count += 2 * lo
+            slots[lo].append((t, LINEAR_B))
+            added = lo
+        elif lo == value:
+            self._filled[t] = 1 << PORT_LOW
+            touching = PORT_LOW
+            added = HIGH[t]
+            count += added
+            slots[added].append((t, PORT_HIGH))
+        else:
+            self._filled[t] = 1 << PORT_HIGH
+            touching = PORT_HIGH
+            added = lo
+            count += lo
+            slots[lo].append((t, PORT_LOW))
+        self._joins.append((target, port, t, touching))
+        self.count = count
+        values = self._open_values | (1 << added)
+        if not target_slots:
+            values &= ~(1 << value)
+        self._open_values = values
+        self.open_mask = MASK_OF_VALUES[values]
+        return count

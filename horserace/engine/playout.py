@@ -1,0 +1,25 @@
+"""Random play: a uniform choice among the legal placements, from a seeded generator.
+
+Used by the benchmark, the sample hand and the property tests.  Under the variant
+``continuation=optional`` a continuation is given up with probability one half.
+"""
+
+from __future__ import annotations
+
+import random
+
+from horserace.engine.hand import Hand
+
+
+def play_random_hand(hand: Hand, rng: random.Random) -> Hand:
+    """Play ``hand`` to its end with uniformly random legal placements."""
+    rand = rng.random
+
+    def choose(moves):
+        return moves[int(rand() * len(moves))]
+
+    def give_up() -> bool:
+        return rand() < 0.5
+
+    hand.run(choose, give_up)
+    return hand

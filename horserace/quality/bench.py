@@ -1,0 +1,292 @@
+"""``horserace bench``: throughput and memory of the reference engine.
+
+Figures, not pass/fail: the benchmark prints medians over repeats, and the README quotes
+them.  Random play is a uniform choice among the distinct legal placements from a seeded
+generator (:mod:`horserace.engine.playout`).
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+from horserace.engine.hand import Hand
+from horserace.engine.match import deal
+from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.engine.playout import play_random_hand
+
+#: The configurations measured: (label, players, partnership).
+CONFIGS = (("2 players", 2, False), ("3 players", 3, False), ("4 players", 4, False), ("partnership", 4, True))
+
+
+@dataclass
+class PlayFigure:
+    config: str
+    events: bool
+    api: str  #: "run" (moves taken from the engine) or "checked" (every action validated)
+    hands: int
+    repeats: int
+    median_hands_per_second: float
+    min_hands_per_second: float
+    max_hands_per_second: float
+
+
+def play_checked_hand(hand: Hand, rng: random.Random) -> Hand:
+    """Random play through the public, fully checked actions: the cost an outside driver
+    pays (``place`` validates every placement, draws and passes are explicit)."""
+    rand = rng.random
+    while not hand.over:
+        hand.play_forced()
+        if hand.over:
+            break
+        moves = hand.legal_placements()
+        tile, target, port = moves[int(rand() * len(moves))]
+        hand.place(hand.to_act, tile, target, port)
+    return hand
+
+
+def time_hands(players: int, partnership: bool, hands: int, *, record: bool, seed: int, checked: bool = False,
+               ruleset: Ruleset = CANONICAL) -> float:
+    """Hands per second for ``hands`` random hands (deal included)."""
+    rng = random.Random(seed)
+    play = play_checked_hand if checked else play_random_hand
+    start = time.perf_counter()
+    for _ in range(hands):
+        tiles, boneyard = deal(rng, players)
+        hand = Hand(tiles, boneyard, 0, partnership=partnership, record=record, validate=False, ruleset=ruleset)
+        play(hand, rng)
+    return hands / (time.perf_counter() - start)
+
+
+def measure_play(
+    hands: int = 10_000,
+    repeats: int = 5,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+    ruleset: Ruleset = CANONICAL,
+) -> list[PlayFigure]:
+    figures = []
+    plan = [(label, p, part, rec, False) for label, p, part in CONFIGS for rec in (False, True)]
+    plan.append(("2 players", 2, False, True, True))
+    for label, players, partnership, record, checked in plan:
+        rates = []
+        for r in range(repeats):
+            if progress:
+                progress(f"{label}, events {'on' if record else 'off'}{', checked' if checked else ''}: repeat {r + 1}/{repeats}")
+            rates.append(time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked,
+                                    ruleset=ruleset))
+        figures.append(
+            PlayFigure(
+                label, record, "checked" if checked else "run", hands, repeats,
+                round(statistics.median(rates)), round(min(rates)), round(max(rates)),
+            )
+        )
+    return figures
+
+
+def current_rss_kib() -> int:
+    """Resident memory now (VmRSS from Linux /proc, the same measure as the peak), else
+    the peak so far."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return peak_rss_kib()
+
+
+def peak_rss_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable[[str], None] | None = None) -> dict:
+    """Play ``hands`` two-player hands (events recorded per hand, as a replay would) and
+    sample resident memory at checkpoints, to show it stays flat."""
+    rng = random.Random(seed)
+    samples = []
+    step = max(1, hands // checkpoints)
+    start = time.perf_counter()
+    for i in range(1, hands + 1):
+        tiles, boneyard = deal(rng, 2)
+        play_random_hand(Hand(tiles, boneyard, 0, validate=False), rng)
+        if i % step == 0 or i == hands:
+            samples.append({"hands": i, "rss_kib": current_rss_kib()})
+            if progress:
+                progress(f"soak: {i:,}/{hands:,} hands, rss {samples[-1]['rss_kib']:,} KiB")
+    elapsed = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "seconds": round(elapsed, 1),
+        "hands_per_second": round(hands / elapsed),
+        "samples": samples,
+        "rss_growth_kib": samples[-1]["rss_kib"] - samples[0]["rss_kib"],
+    }
+
+
+def report(figures: list[PlayFigure], soak_result: dict | None, corpus_result: dict | None = None,
+           conformance_result: dict | None = None) -> dict:
+    return {
+        "python": sys.version.split()[0],
+        "play": [asdict(f) for f in figures],
+        "peak_rss_kib": peak_rss_kib(),
+        "soak": soak_result,
+        "corpus": corpus_result,
+        "conformance": conformance_result,
+    }
+
+
+def format_text(result: dict) -> str:
+    lines = [f"Random hands per second (median of {result['play'][0]['repeats']} runs; Python {result['python']})", ""]
+    lines.append(f"{'configuration':<14} {'events':<7} {'api':<8} {'median':>9} {'min':>9} {'max':>9}")
+    for f in result["play"]:
+        lines.append(
+            f"{f['config']:<14} {'on' if f['events'] else 'off':<7} {f['api']:<8} "
+            f"{f['median_hands_per_second']:>9,} {f['min_hands_per_second']:>9,} {f['max_hands_per_second']:>9,}"
+        )
+    lines.append("")
+    lines.append(f"peak resident memory: {result['peak_rss_kib'] / 1024:.1f} MiB")
+    soak_result = result.get("soak")
+    if soak_result:
+        lines.append(
+            f"soak: {soak_result['hands']:,} two-player hands in {soak_result['seconds']} s "
+            f"({soak_result['hands_per_second']:,}/s); resident memory "
+            + ", ".join(f"{s['rss_kib'] / 1024:.1f}" for s in soak_result["samples"])
+            + f" MiB; growth {soak_result['rss_growth_kib']} KiB"
+        )
+    corpus = result.get("corpus")
+    if corpus:
+        lines.append(
+            f"corpus: {corpus['fixtures']:,} generated play fixtures ({corpus['megabytes']} MB in {corpus['files']} files), "
+            f"median of {corpus['repeats']}: bare CSafeLoader parse {corpus['floor_seconds']} s; strict load and "
+            f"validate {corpus['load_seconds']} s = {corpus['load_ratio_to_floor']}x the parse "
+            f"({corpus['load_fixtures_per_second']:,} fixtures/s); replay {corpus['replay_seconds']} s "
+            f"({corpus['replay_fixtures_per_second']:,} fixtures/s)"
+        )
+    conf = result.get("conformance")
+    if conf:
+        lines.append(
+            f"conformance: {conf['fixtures']:,} bundled fixtures, median of {conf['repeats']}: in-process replay "
+            f"{conf['replay_fixtures_per_second']:,}/s; through the protocol against 'horserace serve' "
+            f"{conf['protocol_fixtures_per_second']:,}/s ({conf['protocol_to_replay_ratio']}x the replay time); "
+            f"one-shot {conf['one_shot_fixtures_per_second']}/s"
+        )
+    return "\n".join(lines)
+
+
+def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, seed: int = 1,
+                   progress: Callable[[str], None] | None = None) -> dict:
+    """Load-and-validate throughput of the strict loader against the floor (a bare
+    ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same files, reading included),
+    and replay throughput, on ``count`` generated ``play`` fixtures."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    from horserace.corpus.loader import load_paths
+    from horserace.corpus.generate import random_play_fixture
+    from horserace.corpus.replay import replay_fixture
+
+    root = Path(tempfile.mkdtemp(prefix="horserace-bench-"))
+    folder = root / "generated"
+    folder.mkdir()
+    try:
+        seatings = [(2, False), (3, False), (4, False), (4, True)]
+        batch: list[dict] = []
+        files = 0
+        for i in range(count):
+            players, partnership = seatings[i % len(seatings)]
+            batch.append(random_play_fixture(seed + i, players, partnership))
+            if len(batch) == per_file or i == count - 1:
+                (folder / f"g{files:05d}.yaml").write_text(
+                    yaml.dump(batch, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+                files += 1
+                batch = []
+            if progress and i % 500 == 0:
+                progress(f"corpus: generating fixtures {i:,}/{count:,}")
+        paths = sorted(folder.glob("*.yaml"))
+        size = sum(p.stat().st_size for p in paths)
+        floors, loads, replays = [], [], []
+        corpus = None
+        for r in range(repeats):
+            if progress:
+                progress(f"corpus: repeat {r + 1}/{repeats}")
+            start = time.perf_counter()
+            for p in paths:
+                yaml.load(p.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+            floors.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            corpus = load_paths([folder])
+            loads.append(time.perf_counter() - start)
+            if corpus.errors:
+                raise RuntimeError(f"generated corpus did not load: {corpus.errors[0]}")
+            start = time.perf_counter()
+            results = [replay_fixture(fx) for fx in corpus.fixtures]
+            replays.append(time.perf_counter() - start)
+            if any(res.status != "pass" for res in results):
+                raise RuntimeError("generated corpus did not replay green")
+        floor, load, replay = (statistics.median(x) for x in (floors, loads, replays))
+        return {
+            "fixtures": count,
+            "files": files,
+            "megabytes": round(size / 1e6, 1),
+            "repeats": repeats,
+            "floor_seconds": round(floor, 3),
+            "load_seconds": round(load, 3),
+            "load_ratio_to_floor": round(load / floor, 2),
+            "load_fixtures_per_second": round(count / load),
+            "replay_seconds": round(replay, 3),
+            "replay_fixtures_per_second": round(count / replay),
+        }
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def measure_conformance(rounds: int = 20, repeats: int = 3, one_shot_fixtures: int = 40,
+                        progress: Callable[[str], None] | None = None) -> dict:
+    """Fixtures per second through the protocol against ``horserace serve`` (persistent),
+    against in-process replay of the same fixtures, and in one-shot mode."""
+    from horserace.conformance.runner import Options, run
+    from horserace.corpus.loader import load_paths
+    from horserace.corpus.replay import replay_fixture
+
+    corpus = load_paths()
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)] * rounds
+    argv = [sys.executable, "-m", "horserace", "serve"]
+    protocol_times, replay_times = [], []
+    for r in range(repeats):
+        if progress:
+            progress(f"conformance: repeat {r + 1}/{repeats}")
+        start = time.perf_counter()
+        for fx in fixtures:
+            replay_fixture(fx)
+        replay_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        outcomes = run(argv, fixtures, Options())
+        protocol_times.append(time.perf_counter() - start)
+        if any(o.status != "pass" for o in outcomes):
+            raise RuntimeError("the reference engine is not conformant through the protocol")
+    sample = fixtures[:one_shot_fixtures]
+    if progress:
+        progress("conformance: one-shot")
+    start = time.perf_counter()
+    run(argv, sample, Options(one_shot=True))
+    one_shot = time.perf_counter() - start
+    protocol, replay = statistics.median(protocol_times), statistics.median(replay_times)
+    return {
+        "fixtures": len(fixtures),
+        "repeats": repeats,
+        "replay_fixtures_per_second": round(len(fixtures) / replay),
+        "protocol_fixtures_per_second": round(len(fixtures) / protocol),
+        "protocol_to_replay_ratio": round(protocol / replay, 2),
+        "one_shot_fixtures": len(sample),
+        "one_shot_fixtures_per_second": round(len(sample) / one_shot, 1),
+    }

@@ -1,0 +1,415 @@
+"""Named mutants of the reference engine: each one a realistic misreading of one rule.
+
+They prove the suite's strength: ``horserace mutants`` runs the corpus against every
+mutant through the conformance protocol (``horserace serve --mutant NAME``), and a mutant
+that no fixture kills shows a hole in the corpus.  A mutant is applied to a fresh
+process only (it patches the engine's modules in place), never to the process that
+judges it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from horserace.engine import hand as hand_module
+from horserace.engine import layout as layout_module
+from horserace.corpus import observers as scenario_module
+from horserace.engine import settlement as settlement_module
+from horserace.errors import IllegalAction
+from horserace.engine.events import HandEnd, HandEndReason, Place
+from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, Contribution, Layout
+from horserace.engine.settlement import Settlement, hand_credit, side_totals
+from horserace.engine.tiles import IS_DOUBLE, LOW, pips_of
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    rule: str  #: the rule it misreads
+    description: str
+    apply: Callable[[], None]
+
+
+MUTANTS: dict[str, Mutant] = {}
+
+
+def mutant(name: str, rule: str, description: str):
+    def register(fn: Callable[[], None]) -> Callable[[], None]:
+        MUTANTS[name] = Mutant(name, rule, description, fn)
+        return fn
+
+    return register
+
+
+def apply(name: str) -> Mutant:
+    """Patch this process's engine into mutant ``name``."""
+    try:
+        chosen = MUTANTS[name]
+    except KeyError:
+        raise ValueError(f"no mutant is named {name!r}; known: {', '.join(MUTANTS)}") from None
+    chosen.apply()
+    return chosen
+
+
+# ---------------------------------------------------------------------- counting
+_BOTH = (1 << LINEAR_A) | (1 << LINEAR_B)
+
+
+def _use_layout(cls: type[Layout]) -> None:
+    hand_module.Layout = cls
+    scenario_module.Layout = cls
+
+
+def _recounting(contributions: Callable[[Layout], list[Contribution]]) -> type[Layout]:
+    """A Layout whose counted contributions are ``contributions`` and whose count is
+    their sum: a consistent misreading of what counts."""
+
+    class Recounting(Layout):
+        __slots__ = ()
+
+        def contributions(self) -> list[Contribution]:
+            return contributions(self)
+
+        def place(self, t, target, port):
+            super().place(t, target, port)
+            self.count = sum(c.value for c in self.contributions())
+            return self.count
+
+    return Recounting
+
+
+def _double_state(layout: Layout, t: int) -> tuple[int, int]:
+    filled = layout.filled_ports(t)
+    free_linear = sum(1 for p in (LINEAR_A, LINEAR_B) if not filled >> p & 1)
+    return filled, free_linear
+
+
+@mutant("unstarted-branch-counted", "HR-COUNT-3", "each unstarted branch of an interior spinner counts its value")
+def _m_unstarted_branch() -> None:
+    def contributions(layout: Layout) -> list[Contribution]:
+        out = Layout.contributions(layout)
+        for t in layout.order:
+            filled, free = _double_state(layout, t)
+            if IS_DOUBLE[t] and free == 0:
+                out += [Contribution(t, p, LOW[t]) for p in (BRANCH_A, BRANCH_B) if not filled >> p & 1]
+        return out
+
+    _use_layout(_recounting(contributions))
+
+
+@mutant("interior-double-counted", "HR-COUNT-3", "a double with both linear sides filled still counts both halves")
+def _m_interior_double() -> None:
+    def contributions(layout: Layout) -> list[Contribution]:
+        out = Layout.contributions(layout)
+        out += [Contribution(t, None, 2 * LOW[t]) for t in layout.order
+                if IS_DOUBLE[t] and _double_state(layout, t)[1] == 0]
+        return out
+
+    _use_layout(_recounting(contributions))
+
+
+@mutant("terminal-double-once", "HR-COUNT-2", "a double with a free linear side counts one half, not both")
+def _m_terminal_once() -> None:
+    def contributions(layout: Layout) -> list[Contribution]:
+        return [c._replace(value=LOW[c.tile]) if c.port is None else c for c in Layout.contributions(layout)]
+
+    _use_layout(_recounting(contributions))
+
+
+@mutant("opening-double-per-side", "HR-COUNT-2", "a double counts both halves once per free linear side ([2|2] alone = 8)")
+def _m_double_per_side() -> None:
+    def contributions(layout: Layout) -> list[Contribution]:
+        out = []
+        for c in Layout.contributions(layout):
+            if c.port is None:
+                out += [c] * _double_state(layout, c.tile)[1]
+            else:
+                out.append(c)
+        return out
+
+    _use_layout(_recounting(contributions))
+
+
+@mutant("branches-before-linear", "HR-SPIN-2", "a spinner's branches open as soon as it is placed")
+def _m_early_branches() -> None:
+    class EarlyBranches(Layout):
+        __slots__ = ()
+
+        def normalise(self, t, target, port):
+            filled = self._filled.get(target) if target is not None else None
+            if filled is None or not IS_DOUBLE[target] or port is None or port < BRANCH_A:
+                return super().normalise(t, target, port)
+            if port == BRANCH_B and not filled & ((1 << BRANCH_A) | (1 << BRANCH_B)):
+                port = BRANCH_A
+            if filled >> port & 1 or LOW[target] not in (LOW[t], layout_module.HIGH[t]):
+                raise IllegalAction(f"cannot place on {port}", rule="HR-PLACE-1")
+            return target, port  # no HR-SPIN-2 check
+
+        def place(self, t, target, port):
+            count = super().place(t, target, port)
+            self._open_branches()
+            return count
+
+        def attachment_points(self):
+            points = super().attachment_points()
+            for t in self.order:
+                filled = self._filled[t]
+                if IS_DOUBLE[t] and filled & _BOTH != _BOTH:
+                    points += [layout_module.AttachmentPoint(t, p, LOW[t]) for p in (BRANCH_A, BRANCH_B)
+                               if not filled >> p & 1]
+            return points
+
+        def _open_branches(self) -> None:
+            """Every spinner offers its first free branch at once; no slot twice."""
+            for slots in self._slots:
+                kept = []
+                for slot in slots:
+                    if slot not in kept and not self._filled[slot[0]] >> slot[1] & 1:
+                        kept.append(slot)
+                slots[:] = kept
+            for t in self.order:
+                if IS_DOUBLE[t]:
+                    filled = self._filled[t]
+                    free = [p for p in (BRANCH_A, BRANCH_B) if not filled >> p & 1]
+                    slots = self._slots[LOW[t]]
+                    if free and not any(s[0] == t and s[1] >= BRANCH_A for s in slots):
+                        slots.append((t, free[0]))
+            values = sum(1 << v for v, slots in enumerate(self._slots) if slots)
+            self._open_values = values
+            self.open_mask = layout_module.MASK_OF_VALUES[values]
+
+    _use_layout(EarlyBranches)
+
+
+# ---------------------------------------------------------------------- settlement
+def _use_settle(fn) -> None:
+    hand_module.settle = fn
+    scenario_module.settle = fn
+
+
+def _settle_with(*, credit=hand_credit, round_each=False, subtract_own=False, include_partner=False,
+                 split_ties=False, first_only=False):
+    def settle(pips_by_seat, *, partnership, domino_seat, scores, target) -> Settlement:
+        totals = side_totals(pips_by_seat, partnership)
+        if domino_seat is None:
+            low = min(totals)
+            winners = tuple(s for s, total in enumerate(totals) if total == low)
+        else:
+            winners = (domino_seat % 2 if partnership else domino_seat,)
+        credits = [0] * len(totals)
+        for side in winners:
+            if round_each:
+                value = sum(credit(p) for seat, p in enumerate(pips_by_seat)
+                            if (seat % 2 if partnership else seat) != side)
+            elif include_partner and partnership and domino_seat is not None:
+                value = credit(sum(p for seat, p in enumerate(pips_by_seat) if seat != domino_seat))
+            else:
+                value = credit(sum(totals) - totals[side])
+            if subtract_own:
+                value = max(0, credit(max(0, sum(totals) - 2 * totals[side])))
+            if split_ties:
+                value //= len(winners)
+            credits[side] = value
+        after = tuple(s + c for s, c in zip(scores, credits))
+        match_winners = tuple(side for side, s in enumerate(after) if s >= target)
+        if first_only:
+            match_winners = match_winners[:1]
+        return Settlement(winners, tuple(credits), after, match_winners)
+
+    return settle
+
+
+@mutant("round-each-opponent", "HR-SETTLE-1", "each opponent's pips are rounded separately, then added")
+def _m_round_each() -> None:
+    _use_settle(_settle_with(round_each=True))
+
+
+@mutant("remainder-3-down", "HR-SETTLE-1", "a remainder of 3 rounds down (only 4 rounds up)")
+def _m_remainder_3() -> None:
+    _use_settle(_settle_with(credit=lambda pips: (pips + 1) // 5))
+
+
+@mutant("winner-pips-subtracted", "HR-SETTLE-2", "the winner's own pips are subtracted from the opponents'")
+def _m_subtract_own() -> None:
+    _use_settle(_settle_with(subtract_own=True))
+
+
+@mutant("partner-pips-credited", "HR-SETTLE-2", "the winner's partner's pips are credited with the opponents'")
+def _m_partner() -> None:
+    _use_settle(_settle_with(include_partner=True))
+
+
+@mutant("tied-winners-split", "HR-SETTLE-3", "tied winners of a blocked hand split the credit between them")
+def _m_split() -> None:
+    _use_settle(_settle_with(split_ties=True))
+
+
+@mutant("seat-order-tiebreak", "HR-MATCH-2", "of the sides reaching the target together, only the first seat wins")
+def _m_seat_order() -> None:
+    _use_settle(_settle_with(first_only=True))
+
+
+# ---------------------------------------------------------------------- the turn
+Hand = hand_module.Hand
+
+
+def _wrap(name: str, make: Callable[[Callable], Callable]) -> None:
+    setattr(Hand, name, make(getattr(Hand, name)))
+
+
+def _last_place(hand) -> int | None:
+    for i in range(len(hand.events) - 1, -1, -1):
+        if isinstance(hand.events[i], Place):
+            return i
+    return None
+
+
+@mutant("drawn-tile-continues", "HR-TURN-3", "a drawn tile that scores or is a double continues the turn")
+def _m_drawn_continues() -> None:
+    def make(original):
+        def _place(self, seat, tile, target, port):
+            self._pending = -1  # forgets that the tile was just drawn
+            return original(self, seat, tile, target, port)
+
+        return _place
+
+    _wrap("_place", make)
+
+
+@mutant("earlier-draw-as-just-drawn", "HR-TURN-3", "a tile drawn in an earlier turn is treated as just drawn")
+def _m_earlier_draw() -> None:
+    def make(original):
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self._whole_hand = True
+
+        return __init__
+
+    _wrap("__init__", make)
+
+
+@mutant("no-continuation", "HR-TURN-1", "doubles and scoring tiles never continue the turn")
+def _m_no_continuation() -> None:
+    def make(original):
+        def _place(self, seat, tile, target, port):
+            event = original(self, seat, tile, target, port)
+            if not self.over and self._continuing and self.to_act == seat:
+                i = _last_place(self)
+                if i is not None:
+                    self.events[i] = self.events[i]._replace(continues=False)
+                self._next_turn(seat, "HR-TURN-1")
+                if self._next_draw == len(self.boneyard):
+                    self._check_block()
+            return event
+
+        return _place
+
+    _wrap("_place", make)
+
+
+@mutant("opener-denied-continuation", "HR-OPEN-2", "the opening tile never continues the turn")
+def _m_opener() -> None:
+    def make(original):
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self._opening_continues = False
+
+        return __init__
+
+    _wrap("__init__", make)
+
+
+@mutant("zero-count-continues", "HR-CREDIT-1", "a count of zero is taken for a multiple of five and continues the turn")
+def _m_zero_continues() -> None:
+    def make(original):
+        def _place(self, seat, tile, target, port):
+            event = original(self, seat, tile, target, port)
+            i = _last_place(self)
+            if i is not None and not self.over and self.events[i].count == 0 and not self.events[i].continues \
+                    and not self.events[i].drawn:
+                self.events[i] = self.events[i]._replace(continues=True)
+                self.to_act, self._continuing, self._last_ended = seat, True, None
+            return event
+
+        return _place
+
+    _wrap("_place", make)
+
+
+class _Exactly(int):
+    """A target only reached exactly: ``score >= target`` means ``score == target``."""
+
+    def __le__(self, other):
+        return int(other) == int(self)
+
+    def __ge__(self, other):
+        return int(other) == int(self)
+
+
+@mutant("exact-target", "HR-MATCH-1", "the match is won only by reaching exactly the target")
+def _m_exact() -> None:
+    def make(original):
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self.target = _Exactly(self.target)
+
+        return __init__
+
+    _wrap("__init__", make)
+    original_settle = settlement_module.settle
+
+    def settle(pips_by_seat, *, partnership, domino_seat, scores, target):
+        return original_settle(pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores,
+                               target=_Exactly(target))
+
+    _use_settle(settle)
+
+
+@mutant("settled-after-match", "HR-MATCH-1", "a hand ended by a placement reaching the target is settled as well")
+def _m_settled_after_match() -> None:
+    def _end_match_by_placement(self, side: int) -> None:
+        pips = tuple(pips_of(h) for h in self.hands)
+        totals = side_totals(pips, self.partnership)
+        credits = [0] * len(totals)
+        credits[side] = hand_credit(sum(totals) - totals[side])
+        self.scores = [s + c for s, c in zip(self.scores, credits)]
+        self.over, self.reason, self.next_opener = True, HandEndReason.MATCH, None
+        if self.events is not None:
+            self.events.append(HandEnd(HandEndReason.MATCH, (side,), pips, tuple(credits), tuple(self.scores), None))
+        self._end_match((side,))
+
+    Hand._end_match_by_placement = _end_match_by_placement
+
+
+def _fix_next_opener(hand, seat: int | None) -> None:
+    hand.next_opener = seat
+    if hand.events and isinstance(hand.events[-1], HandEnd):
+        hand.events[-1] = hand.events[-1]._replace(next_opener=seat)
+
+
+@mutant("last-placer-opens-after-block", "HR-OPEN-3", "after a blocked hand the last player to place opens, no lot")
+def _m_block_opener() -> None:
+    def make(original):
+        def _finish(self, reason, domino_seat):
+            original(self, reason, domino_seat)
+            if reason is HandEndReason.BLOCKED and not self.match_over:
+                i = _last_place(self)
+                _fix_next_opener(self, None if i is None else self.events[i].seat)
+
+        return _finish
+
+    _wrap("_finish", make)
+
+
+@mutant("next-seat-opens-after-domino", "HR-OPEN-3", "after a domino the winner's left-hand neighbour opens")
+def _m_domino_opener() -> None:
+    def make(original):
+        def _finish(self, reason, domino_seat):
+            original(self, reason, domino_seat)
+            if reason is HandEndReason.DOMINO and not self.match_over:
+                _fix_next_opener(self, (domino_seat + 1) % self.seats)
+
+        return _finish
+
+    _wrap("_finish", make)

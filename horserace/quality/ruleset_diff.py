@@ -1,0 +1,204 @@
+"""``horserace diff``: which outcomes change between two rulesets.
+
+Every fixture's input is observed under both rulesets (the fixture's own scores and
+target stay as they are: a ruleset selects readings), and, with ``--play N``, N seeded
+random matches are played from the first deal to the target under both.  Whatever
+differs is listed field by field, grouped by the fixture's primary rule, with the first
+point where the two diverge.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from horserace.corpus.fixture import Fixture
+from horserace.engine.match import Match
+from horserace.corpus.encoding import event_record
+from horserace.engine.playout import play_random_hand
+from horserace.corpus.compare import Difference, diff
+from horserace.resources.rulesets import NamedRuleset
+from horserace.errors import ScenarioError
+from horserace.corpus.observers import observe
+
+SEATINGS = ((2, False), (3, False), (4, False), (4, True))
+
+
+@dataclass
+class FixtureChange:
+    fixture: Fixture
+    differences: list[Difference]
+
+    def to_dict(self) -> dict:
+        fx = self.fixture
+        return {"id": fx.id, "file": fx.file, "line": fx.line, "rule": fx.primary_rule, "kind": fx.kind,
+                "description": fx.description, "first": self.differences[0].to_dict(),
+                "differences": [d.to_dict() for d in self.differences]}
+
+
+@dataclass
+class MatchChange:
+    index: int
+    seed: int
+    players: int
+    partnership: bool
+    hand: int  #: first hand (0-based) whose events differ
+    event: int  #: first differing event in that hand
+    a: Any
+    b: Any
+    scores: tuple[list[int], list[int]]
+    winners: tuple[list[int], list[int]]
+
+    def to_dict(self) -> dict:
+        return dict(vars(self))
+
+
+@dataclass
+class DiffReport:
+    a: NamedRuleset
+    b: NamedRuleset
+    fixtures: int
+    changed: list[FixtureChange] = field(default_factory=list)
+    matches: int = 0
+    changed_matches: list[MatchChange] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.changed and not self.changed_matches
+
+    def by_rule(self) -> dict[str, list[FixtureChange]]:
+        groups: dict[str, list[FixtureChange]] = {}
+        for change in self.changed:
+            groups.setdefault(change.fixture.primary_rule, []).append(change)
+        return dict(sorted(groups.items()))
+
+    def to_dict(self) -> dict:
+        return {
+            "a": self.a.to_dict(), "b": self.b.to_dict(), "fixtures": self.fixtures,
+            "changed_fixtures": {rule: [c.to_dict() for c in changes] for rule, changes in self.by_rule().items()},
+            "matches": self.matches, "changed_matches": [m.to_dict() for m in self.changed_matches],
+        }
+
+
+def _observe(fx: Fixture, ruleset: NamedRuleset) -> dict:
+    try:
+        return observe(fx.kind, fx.input, ruleset.ruleset.readings)
+    except ScenarioError as exc:
+        return {"rejected": {"at": exc.at, "rule": exc.rule, "message": exc.message}}
+
+
+def _refusal(observations: dict) -> str:
+    refused = observations.get("rejected")
+    if refused is None:
+        return "accepted"
+    at = "" if refused["at"] is None else f"action {refused['at']}: "
+    return f"{at}{refused['message']} ({refused['rule']})"
+
+
+def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> list[FixtureChange]:
+    changes = []
+    for fx in fixtures:
+        obs_a, obs_b = _observe(fx, a), _observe(fx, b)
+        if obs_a == obs_b:
+            continue
+        if "rejected" in obs_a or "rejected" in obs_b:  # one ruleset refuses the input itself
+            found = [Difference("input refused", _refusal(obs_a), _refusal(obs_b))]
+        else:
+            found = diff(obs_a, obs_b) or [Difference("(observations)", obs_a, obs_b)]
+        changes.append(FixtureChange(fx, found))
+    return changes
+
+
+def _match_trace(index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 500):
+    players, partnership = SEATINGS[index % len(SEATINGS)]
+    match = Match(players, partnership=partnership, ruleset=ruleset.ruleset, rng=random.Random(seed))
+    hands = []
+    while not match.over and match.hands_played < max_hands:
+        hand = match.deal()
+        play_random_hand(hand, match.rng)
+        match.finish(hand)
+        hands.append([event_record(e) for e in hand.events])
+    return players, partnership, hands, list(match.scores), list(match.winners)
+
+
+def diff_matches(count: int, seed: int, a: NamedRuleset, b: NamedRuleset) -> list[MatchChange]:
+    """Seeded random matches under both rulesets: the same seed gives the same deals and
+    choices until the rules make the two games diverge."""
+    changes = []
+    for i in range(count):
+        players, partnership, hands_a, scores_a, winners_a = _match_trace(i, seed + i, a)
+        _, _, hands_b, scores_b, winners_b = _match_trace(i, seed + i, b)
+        if hands_a == hands_b and scores_a == scores_b and winners_a == winners_b:
+            continue
+        for h in range(max(len(hands_a), len(hands_b))):
+            events_a = hands_a[h] if h < len(hands_a) else []
+            events_b = hands_b[h] if h < len(hands_b) else []
+            if events_a != events_b:
+                e = next(i for i in range(max(len(events_a), len(events_b)))
+                         if (events_a[i] if i < len(events_a) else None) != (events_b[i] if i < len(events_b) else None))
+                changes.append(MatchChange(
+                    i, seed + i, players, partnership, h, e,
+                    events_a[e] if e < len(events_a) else None, events_b[e] if e < len(events_b) else None,
+                    (scores_a, scores_b), (winners_a, winners_b)))
+                break
+    return changes
+
+
+def run_diff(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset, *, play: int = 0, seed: int = 0) -> DiffReport:
+    report = DiffReport(a, b, len(fixtures), diff_fixtures(fixtures, a, b), play)
+    if play:
+        report.changed_matches = diff_matches(play, seed, a, b)
+    return report
+
+
+# ---------------------------------------------------------------------- output
+def _value(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def format_text(report: DiffReport) -> str:
+    a, b = report.a.name, report.b.name
+    lines = [f"ruleset A: {a} ({report.a.description})", f"ruleset B: {b} ({report.b.description})", ""]
+    groups = report.by_rule()
+    lines.append(f"{len(report.changed)} of {report.fixtures} fixtures observe differently under A and B")
+    for rule, changes in groups.items():
+        lines.append(f"{rule} ({len(changes)})")
+        for c in changes:
+            fx, first = c.fixture, c.differences[0]
+            more = f" (+{len(c.differences) - 1} more fields)" if len(c.differences) > 1 else ""
+            lines.append(f"  {fx.id} [{fx.kind}] {fx.file}:{fx.line}: {first.path}: A {_value(first.expected)}, "
+                         f"B {_value(first.actual)}{more}")
+    if report.matches:
+        lines.append("")
+        lines.append(f"{len(report.changed_matches)} of {report.matches} seeded matches differ")
+        for m in report.changed_matches:
+            mode = "partnership" if m.partnership else f"{m.players} players"
+            lines.append(f"  match {m.index} (seed {m.seed}, {mode}): first divergence at hand {m.hand}, event {m.event}:"
+                         f" A {_value(m.a)} / B {_value(m.b)}; final scores A {m.scores[0]}, B {m.scores[1]}")
+    if report.empty:
+        lines.append("no outcome differs")
+    return "\n".join(lines)
+
+
+def format_markdown(report: DiffReport) -> str:
+    a, b = report.a.name, report.b.name
+    lines = [f"## Outcome diff: `{a}` → `{b}`", "",
+             f"- A: **{a}**: {report.a.description}", f"- B: **{b}**: {report.b.description}", "",
+             f"{len(report.changed)} of {report.fixtures} fixtures observe differently."]
+    for rule, changes in report.by_rule().items():
+        lines += ["", f"### {rule}", "", "| fixture | kind | first difference | A | B | fields |", "|---|---|---|---|---|---:|"]
+        for c in changes:
+            first = c.differences[0]
+            lines.append(f"| {c.fixture.id} | {c.fixture.kind} | `{first.path}` | `{_value(first.expected)}` | "
+                         f"`{_value(first.actual)}` | {len(c.differences)} |")
+    if report.matches:
+        lines += ["", f"{len(report.changed_matches)} of {report.matches} seeded matches differ.", ""]
+        if report.changed_matches:
+            lines += ["| match | seed | seats | first divergence | final scores A | final scores B |",
+                      "|---:|---:|---|---|---|---|"]
+            for m in report.changed_matches:
+                seats = "partnership" if m.partnership else str(m.players)
+                lines.append(f"| {m.index} | {m.seed} | {seats} | hand {m.hand}, event {m.event} | {m.scores[0]} | {m.scores[1]} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,3 @@
+"""Reports: the result stream of a conformance run and every format made from it
+(terminal, JSON, JUnit XML, Markdown, HTML with SVG drawings), and the text of the other
+commands' results."""

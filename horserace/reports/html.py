@@ -1,0 +1,375 @@
+"""The HTML conformance report: one self-contained page made from the result stream.
+
+Inline CSS, no script, no external resource.  Every text from the stream is escaped
+(fixture descriptions, messages and the implementation's answers are not trusted).  For a
+failing fixture that involves a layout, the page draws the layout at the failing step
+(:func:`failing_layout`) with :func:`horserace.reports.svg.layout_svg`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import escape
+from typing import Any
+
+from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.svg import layout_svg
+
+#: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
+OUTCOME_ORDER = ("pass", "xfail", "skip", "fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
+
+_STEP = re.compile(r"^steps\[(\d+)\]")
+_STEPS_LENGTH = re.compile(r"^steps \(length\)$")
+_EVENT = re.compile(r"^hands\[(\d+)\]\.events\[(\d+)\]")
+_EVENTS_LENGTH = re.compile(r"^hands\[(\d+)\]\.events \(length\)$")
+_REFUSED = re.compile(r"^refused action (\d+)\b")
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0; color: #1c1c1c; background: #f4f3ef; }
+main { max-width: 1180px; margin: 0 auto; padding: 1.2em 1.5em 3em; background: #fff; min-height: 100vh; }
+h1 { font-size: 1.5em; margin: 0.2em 0 0.4em; }
+h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 2px solid #ddd; padding-bottom: 0.2em; }
+h3 { font-size: 1.05em; margin: 0 0 0.5em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0efe9; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+pre { background: #f7f7f4; border: 1px solid #e2e2dc; padding: 0.6em; overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
+.meta td:first-child { font-weight: bold; background: #fafaf7; }
+.verdict { display: inline-block; padding: 0.35em 0.9em; border-radius: 4px; font-weight: bold; font-size: 1.1em; color: #fff; }
+.verdict.ok { background: #1f7a33; }
+.verdict.bad { background: #b3261e; }
+.verdict.warn { background: #a15c00; }
+.alert { border: 3px solid #b3261e; background: #fdecea; padding: 0.8em 1em; margin: 1em 0; font-size: 1.1em; }
+.alert strong { color: #8c1d18; }
+.notice { border-left: 5px solid #1f7a33; background: #eef7f0; padding: 0.6em 1em; }
+.status { display: inline-block; padding: 0.05em 0.5em; border-radius: 3px; font-size: 0.9em; font-weight: bold; color: #fff; background: #b3261e; }
+.status.pass, .status.xfail { background: #1f7a33; }
+.status.skip { background: #777; }
+.zero { color: #999; }
+.failing-ids a { margin-right: 0.5em; }
+section.fixture { border: 1px solid #ddd; border-left: 6px solid #b3261e; border-radius: 4px; padding: 0.8em 1em; margin: 1.2em 0; }
+section.fixture .message { white-space: pre-wrap; background: #fff6f5; border: 1px solid #f0c8c4; padding: 0.5em; }
+td.value { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; white-space: pre-wrap; word-break: break-word; max-width: 30em; }
+td.missing { color: #b3261e; font-style: italic; }
+figure { margin: 0.8em 0; }
+figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
+details { margin: 0.4em 0; }
+summary { cursor: pointer; font-weight: bold; }
+"""
+
+
+def _e(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def _json(value: Any, indent: int | None = 2) -> str:
+    try:
+        return json.dumps(value, indent=indent, ensure_ascii=False, sort_keys=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _anchor(fixture_id: Any, taken: set[str]) -> str:
+    base = "fx-" + (re.sub(r"[^A-Za-z0-9_-]", "_", str(fixture_id)) or "_")
+    anchor, n = base, 2
+    while anchor in taken:
+        anchor, n = f"{base}-{n}", n + 1
+    taken.add(anchor)
+    return anchor
+
+
+# ---------------------------------------------------------------- the failing step
+def _placements_only(entries: Any) -> list:
+    """A play hand's ``placements`` without the ``{end_turn: true}`` entries."""
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if not (isinstance(e, dict) and "tile" not in e and "end_turn" in e)]
+
+
+def _describe_placement(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return "?"
+    text = str(entry.get("tile", "?"))
+    if "target" in entry or "port" in entry:
+        text += f" on {entry.get('target', '?')} {entry.get('port', '?')}"
+    return text
+
+
+def failing_layout(record: dict) -> tuple[list, str] | None:
+    """The placements that build the layout at a failing fixture's failing step, and a
+    caption; ``None`` when the fixture involves no layout.
+
+    * ``layout``: the setup and the steps up to and including the first step with a
+      difference (``steps[i]...``); for a refused step, up to and including that step;
+      without either (an error, a crash), every step.
+    * ``play``: the hand's ``layout`` and its placements up to the first differing event
+      ``hands[h].events[e]``: as many as the expected events before ``e`` place, plus
+      event ``e`` itself when it is a placement (the layout whose count is in dispute);
+      a refused placement is drawn as the fixture lists it.
+    * ``illegal`` and ``perft``: the position's ``layout``, if it has one.
+    """
+    kind = record.get("kind")
+    inp = record.get("input")
+    if not isinstance(inp, dict):
+        return None
+    paths = [str(d.get("path", "")) for d in record.get("differences") or [] if isinstance(d, dict)]
+    refused = _REFUSED.match(str(record.get("message", ""))) if record.get("status") == "rejected" else None
+
+    if kind == "layout":
+        setup = inp.get("setup") or []
+        steps = inp.get("steps") or []
+        if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
+            return None
+        step = None
+        for path in paths:
+            m = _STEP.match(path)
+            if m:
+                step = int(m.group(1)) if step is None else min(step, int(m.group(1)))
+            elif _STEPS_LENGTH.match(path):
+                observed = ((record.get("observations") or {}).get("steps")
+                            if isinstance(record.get("observations"), dict) else None)
+                first_missing = len(observed) if isinstance(observed, list) else 0
+                step = first_missing if step is None else min(step, first_missing)
+        how = "the first step that differs"
+        if step is None and refused:
+            step, how = int(refused.group(1)), "the step the implementation refused"
+        if step is None or step >= len(steps):
+            caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
+            return list(setup) + list(steps), caption + ", as the fixture expects it."
+        caption = (f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
+                   + (f", after {len(setup)} setup placement(s)" if setup else "") + ", as the fixture expects it.")
+        return list(setup) + list(steps[: step + 1]), caption
+
+    if kind == "play":
+        hands = inp.get("hands") or []
+        if not isinstance(hands, list) or not hands:
+            return None
+        expected_hands = (record.get("expected") or {}).get("hands") if isinstance(record.get("expected"), dict) else None
+        observed_hands = (record.get("observations") or {}).get("hands") if isinstance(record.get("observations"), dict) else None
+        first: tuple[int, int] | None = None
+        for path in paths:
+            m = _EVENT.match(path)
+            if m:
+                at = (int(m.group(1)), int(m.group(2)))
+            else:
+                m = _EVENTS_LENGTH.match(path)
+                if not m:
+                    continue
+                h = int(m.group(1))
+                try:
+                    at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
+                except (TypeError, KeyError, IndexError):
+                    at = (h, 0)
+            first = at if first is None else min(first, at)
+        if first is not None:
+            h, e = first
+            if h >= len(hands) or not isinstance(hands[h], dict):
+                return None
+            try:
+                events = expected_hands[h]["events"]
+            except (TypeError, KeyError, IndexError):
+                events = []
+            events = events if isinstance(events, list) else []
+            placed = sum(1 for ev in events[:e] if isinstance(ev, dict) and ev.get("event") == "place")
+            at_place = e < len(events) and isinstance(events[e], dict) and events[e].get("event") == "place"
+            count = placed + (1 if at_place else 0)
+            own = _placements_only(hands[h].get("placements"))[:count]
+            prefix = hands[h].get("layout") or []
+            what = (f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
+                    if at_place else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)")
+            return list(prefix) + own, f"Hand {h}: the layout {what}, as the fixture expects it."
+        if refused:
+            at = int(refused.group(1))
+            for h, hand in enumerate(hands):
+                entries = hand.get("placements") if isinstance(hand, dict) else None
+                entries = entries if isinstance(entries, list) else []
+                if at < len(entries):
+                    own = _placements_only(entries[: at + 1])
+                    prefix = hand.get("layout") or []
+                    return (list(prefix) + own,
+                            f"Hand {h}: the layout after placement {at} ({_describe_placement(entries[at])}), "
+                            "the placement the implementation refused, as the fixture lists it.")
+                at -= len(entries)
+        h = len(hands) - 1
+        hand = hands[h] if isinstance(hands[h], dict) else {}
+        return (list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
+                f"Hand {h}: the layout after all its listed placements.")
+
+    if kind in ("illegal", "perft"):
+        layout = inp.get("layout")
+        if isinstance(layout, list) and layout:
+            return list(layout), "The position's layout (before the fixture's actions)." if kind == "illegal" \
+                else "The position's layout."
+        return None
+    return None
+
+
+def _drawing(record: dict) -> str:
+    try:
+        found = failing_layout(record)
+        if found is None:
+            return ""
+        placements, caption = found
+        variants = record.get("variants") if isinstance(record.get("variants"), dict) else {}
+        what = "the position's layout" if record.get("kind") in ("illegal", "perft") else "the layout at the failing step"
+        svg = layout_svg(placements, title=f"{record.get('id', '')}: {what}",
+                         branch_use_one=variants.get("branch_use") == "one")
+    except Exception as exc:  # a report must never fail for one drawing
+        return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
+    return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
+
+
+# ---------------------------------------------------------------- the page
+def _verdict(footer: dict) -> tuple[str, str]:
+    if footer.get("unusable"):
+        return "IMPLEMENTATION UNUSABLE", "bad"
+    if footer.get("interrupted"):
+        return "INTERRUPTED", "warn"
+    if footer.get("conformant"):
+        return "CONFORMANT", "ok"
+    return "NOT CONFORMANT", "bad"
+
+
+def _differences_table(record: dict) -> str:
+    diffs = [d for d in record.get("differences") or [] if isinstance(d, dict)]
+    if not diffs:
+        return ""
+    rows = []
+    for d in diffs:
+        actual = d.get("actual")
+        missing = actual == "<missing>"
+        actual_cell = ('<td class="value missing">missing from the answer</td>' if missing
+                       else f'<td class="value">{_e(_json(actual, None))}</td>')
+        rows.append(f'<tr><td><code>{_e(d.get("path", ""))}</code></td>'
+                    f'<td class="value">{_e(_json(d.get("expected"), None))}</td>{actual_cell}</tr>')
+    return ('<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _fixture_section(record: dict, anchor: str) -> str:
+    rules = record.get("rules") or [record.get("rule", "")]
+    rules = rules if isinstance(rules, list) else [rules]
+    status = str(record.get("status", ""))
+    parts = [f'<section class="fixture" id="{_e(anchor)}">',
+             f'<h3><code>{_e(record.get("id", "?"))}</code> <span class="status {_e(status)}">{_e(status)}</span> '
+             f'<span class="zero">[{_e(record.get("kind", "?"))}]</span></h3>',
+             f'<p class="description">{_e(record.get("description", ""))}</p>',
+             '<table class="meta">'
+             f'<tr><td>file</td><td><code>{_e(record.get("file", "?"))}:{_e(record.get("line", "?"))}</code></td></tr>'
+             f'<tr><td>rules</td><td>{" ".join(f"<code>{_e(r)}</code>" for r in rules)} '
+             f'(primary: <code>{_e(record.get("rule", ""))}</code>)</td></tr>']
+    variants = record.get("variants")
+    if variants:
+        parts.append(f'<tr><td>readings</td><td>{_e(", ".join(f"{k}={v}" for k, v in variants.items()) if isinstance(variants, dict) else variants)}</td></tr>')
+    parts.append("</table>")
+    if record.get("message"):
+        parts.append(f'<div class="message">{_e(record["message"])}</div>')
+    table = _differences_table(record)
+    if table:
+        parts.append("<h4>Expected against actual</h4>" + table)
+    elif status in ("fail", "not-rejected"):
+        parts.append("<p>No field-by-field differences were recorded.</p>")
+    parts.append(_drawing(record))
+    if "input" in record:
+        parts.append(f'<details><summary>Input</summary><pre>{_e(_json(record["input"]))}</pre></details>')
+    if "expected" in record:
+        parts.append(f'<details><summary>Expected</summary><pre>{_e(_json(record["expected"]))}</pre></details>')
+    if "observations" in record:
+        parts.append(f'<details><summary>The implementation\'s observations</summary>'
+                     f'<pre>{_e(_json(record["observations"]))}</pre></details>')
+    if record.get("stderr"):
+        parts.append(f'<details><summary>Standard error (tail)</summary><pre>{_e(record["stderr"])}</pre></details>')
+    parts.append("</section>")
+    return "\n".join(p for p in parts if p)
+
+
+def render_html(header: dict, results: list[dict], footer: dict) -> str:
+    """The whole report page."""
+    header = header or {}
+    footer = footer or {}
+    results = [r for r in results or [] if isinstance(r, dict)]
+    hello = header.get("implementation") if isinstance(header.get("implementation"), dict) else {}
+    name = implementation_name(header)
+    verdict, verdict_class = _verdict(footer)
+    failing = [r for r in results if r.get("status") not in PASSING]
+    taken: set[str] = set()
+    anchors: dict[str, str] = {}
+    failing_anchors = []
+    for r in failing:
+        anchor = _anchor(r.get("id", ""), taken)
+        anchors.setdefault(str(r.get("id", "")), anchor)
+        failing_anchors.append(anchor)
+
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>Horse Race conformance: {_e(name)} — {_e(verdict)}</title>",
+           f"<style>{_CSS}</style>", "</head>", "<body>", "<main>"]
+    out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
+    out.append(f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>')
+    if footer.get("unusable"):
+        out.append(f'<div class="alert"><strong>The implementation could not be used:</strong> '
+                   f'{_e(footer["unusable"])}</div>')
+    if footer.get("interrupted"):
+        out.append(f'<div class="alert"><strong>The run was interrupted:</strong> '
+                   f'{_e(footer.get("error") or "the run did not finish")}. The counts below are partial.</div>')
+
+    meta = [("implementation", hello.get("name") if hello else header.get("command", "")),
+            ("version", hello.get("version", "") if hello else ""),
+            ("language", hello.get("language", "") if hello else ""),
+            ("command", header.get("command", "")),
+            ("mode", header.get("mode", "")),
+            ("suite version", header.get("suite", "")),
+            ("protocol version", header.get("protocol", "")),
+            ("implementation's protocol", hello.get("protocol", "") if hello else ""),
+            ("started", header.get("started", "")),
+            ("finished", footer.get("finished", ""))]
+    readings = hello.get("readings") if hello else None
+    if isinstance(readings, dict) and readings:
+        meta.append(("readings", ", ".join(f"{k}={v}" for k, v in readings.items())))
+    if hello and hello.get("kinds"):
+        meta.append(("kinds", ", ".join(map(str, hello.get("kinds")))))
+    out.append('<table class="meta">' + "".join(
+        f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in meta if v not in (None, "")) + "</table>")
+
+    counts = footer.get("counts") if isinstance(footer.get("counts"), dict) else tally(results)
+    names = [k for k in OUTCOME_ORDER if k in counts] + [k for k in counts if k not in OUTCOME_ORDER]
+    out.append("<h2>Outcomes</h2>")
+    out.append('<table class="counts"><thead><tr><th>outcome</th><th class="num">fixtures</th></tr></thead><tbody>'
+               + "".join(f'<tr class="{"zero" if not counts[k] else ""}"><td>{_e(k)}</td>'
+                         f'<td class="num">{_e(counts[k])}</td></tr>' for k in names)
+               + f'<tr><th>total</th><th class="num">{sum(v for v in counts.values() if isinstance(v, int))}</th></tr>'
+               + "</tbody></table>")
+
+    out.append("<h2>Per rule</h2>")
+    rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
+    if rows:
+        body = []
+        for row in rows:
+            links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in row["failing"])
+            cls = ' class="failed"' if row["failed"] else ""
+            body.append(f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td class=\"num\">{row['passed']}</td>"
+                        f"<td class=\"num\">{row['failed']}</td><td class=\"num\">{row['skipped']}</td>"
+                        f'<td class="failing-ids">{links}</td></tr>')
+        out.append('<table class="rules"><thead><tr><th>rule</th><th class="num">passed</th><th class="num">failed</th>'
+                   '<th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
+                   + "".join(body) + "</tbody></table>")
+    else:
+        out.append("<p>No fixture was run.</p>")
+
+    out.append("<h2>Failures</h2>")
+    if footer.get("unusable") and not results:
+        out.append("<p>No fixture was run: the implementation could not be used (see above).</p>")
+    elif not failing:
+        out.append('<p class="notice">No failures: every fixture that ran passed '
+                   '(or failed as the expectations file expects).</p>')
+    for record, anchor in zip(failing, failing_anchors):
+        out.append(_fixture_section(record, anchor))
+
+    out.append(f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
+               f'protocol {_e(header.get("protocol", "?"))}.</p>')
+    out += ["</main>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"

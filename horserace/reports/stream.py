@@ -1,0 +1,89 @@
+"""The JSON Lines result stream of a conformance run: every report is made from it.
+
+The stream is a header (suite and protocol versions, the implementation's hello, the
+options), one line per fixture, and a footer (counts, verdict).  It is written to a
+temporary file and renamed into place, so a reader never sees half a stream, and it is
+finished (with ``"interrupted": true``) even when the run is cut short.  The terminal
+summary, JSON, JUnit XML, Markdown and HTML reports are made from the stream alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from horserace._version import PROTOCOL_VERSION, __version__
+from horserace.reports._files import readable
+from horserace.reports.summary import tally
+
+__all__ = ["ResultStream", "read_stream"]
+
+
+class ResultStream:
+    """Writes the JSON Lines stream atomically: ``with ResultStream(path, header) as s``."""
+
+    def __init__(self, path: Path, header: dict) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".jsonl.tmp", dir=self.path.parent)
+        self._tmp = Path(tmp)
+        self._file = os.fdopen(fd, "w", encoding="utf-8")
+        #: Written with the first result (so that the implementation's hello can join it).
+        self.header = {"record": "header", "suite": __version__, "protocol": PROTOCOL_VERSION,
+                       "started": _now(), **header}
+        self._header_written = False
+        self.results: list[dict] = []
+        self.footer: dict | None = None
+
+    def _write(self, record: dict) -> None:
+        if not self._header_written:
+            self._header_written = True
+            self._write(self.header)
+        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def add(self, record: dict) -> None:
+        self.results.append(record)
+        self._write(record)
+
+    def finish(self, footer: dict) -> None:
+        self.footer = {"record": "footer", "finished": _now(), **footer}
+        self._write(self.footer)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+        readable(self._tmp)
+        os.replace(self._tmp, self.path)
+
+    def __enter__(self) -> "ResultStream":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.footer is None:
+            self.finish({"interrupted": True, "counts": tally(self.results), "conformant": False,
+                         "error": f"{exc_type.__name__}: {exc}" if exc_type else "the run did not finish"})
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def read_stream(path: Path) -> tuple[dict, list[dict], dict]:
+    header: dict = {}
+    footer: dict = {}
+    results = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            kind = record.get("record")
+            if kind == "header":
+                header = record
+            elif kind == "footer":
+                footer = record
+            else:
+                results.append(record)
+    return header, results, footer

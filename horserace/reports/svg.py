@@ -1,0 +1,477 @@
+"""Inline SVG drawings of a layout, as the rule documents drew theirs.
+
+The documents' pictures (shared/rules/README.md) use three marks, and so does this:
+
+* an **orange outline** marks a spinner (every double, HR-SPIN-1), not a counted end;
+* a **filled number** is a counted contribution (HR-COUNT-1), drawn at its end: a free
+  end of a non-double shows its value, a double with a free linear side counts whole and
+  shows ``2 x v`` once, at its (first) free linear side (HR-COUNT-2);
+* a **hollow dot** is an attachment point that does not count (an open spinner branch).
+
+The layout itself is built with the engine's public API (:class:`~horserace.engine.layout.Layout`),
+so the marks are the engine's contributions and attachment points, never a second
+implementation of the counting rules.
+
+Placement of tiles (deterministic, a tree drawn on a grid of half-half units):
+
+* the opening tile sits in the middle, horizontal; its low end (a double: linear A) faces
+  left, its high end (linear B) right;
+* a tile continues its parent's line from the port it touches: a non-double lies along the
+  line, a double lies crosswise (HR-SPIN-1's "placed across");
+* a spinner's branches leave it across the line: branch A up and branch B down on a
+  horizontal line, left and right on a vertical one;
+* tiles are laid out by branch depth (the main line first, then first branches, ...) and,
+  within a depth, in placement order, so a parent always comes before its children;
+* a grid occupancy map keeps one free unit between unrelated tiles and keeps room beyond
+  every port that gets a mark or a child; a non-double whose place is taken bends (turns
+  a corner); a tile that can neither go straight nor bend goes to the nearest free place
+  (rings of growing radius around the port) that a dashed connector can reach without
+  crossing anything.  A main line longer than about seven tiles on one side bends too,
+  to keep the drawing narrow.  (In rare enclosed pockets, about 1 random 28-tile layout
+  in 3000, the connector has to pass under other tiles.)
+
+Nothing here raises on bad input: a placement that is unknown or illegal stops the
+drawing there, and the drawing says so in a note.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from horserace.errors import HorseRaceError
+from horserace.engine.layout import (
+    BRANCH_A,
+    BRANCH_B,
+    LINEAR_A,
+    LINEAR_B,
+    PORT_HIGH,
+    PORT_LOW,
+    PORT_NAMES,
+    Layout,
+    parse_port,
+    port_value,
+)
+from horserace.engine.tiles import IS_DOUBLE, LOW, NAMES, parse_tile
+
+#: Pixels per grid unit; a tile half is 2 x 2 units.
+UNIT = 20
+#: Colours of the documents' marks.
+SPINNER_COLOUR = "#e67e00"
+FILLED_COLOUR = "#1d4f91"
+HOLLOW_COLOUR = "#333333"
+#: A main line bends rather than run further than this many units from the middle.
+MAX_HALF_WIDTH = 28
+
+_E, _W, _N, _S = (1, 0), (-1, 0), (0, -1), (0, 1)
+_FONT = "font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\""
+
+
+def _add(p, q, k=1):
+    return (p[0] + k * q[0], p[1] + k * q[1])
+
+
+def _neg(d):
+    return (-d[0], -d[1])
+
+
+def _across(d) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two directions across a line: branch A's, then branch B's (up/down on a
+    horizontal line, left/right on a vertical one)."""
+    return (_N, _S) if d[1] == 0 else (_W, _E)
+
+
+@dataclass
+class _Placed:
+    tile: int
+    q: tuple[int, int]  #: midpoint of the edge where the tile touches its parent (its back edge)
+    d: tuple[int, int]  #: the direction its line runs
+    touching: int  #: the port at ``q``: the touching port (the opening: low / linear A)
+    connector: tuple[tuple[int, int], tuple[int, int]] | None = None  #: shifted: parent port -> q
+
+    @property
+    def double(self) -> bool:
+        return IS_DOUBLE[self.tile]
+
+    def rect(self) -> tuple[int, int, int, int]:
+        length, half_width = (2, 2) if self.double else (4, 1)
+        a = self.q
+        b = _add(self.q, self.d, length)
+        side = (abs(self.d[1]), abs(self.d[0]))  # unit vector across the line
+        xs = (a[0] - half_width * side[0], a[0] + half_width * side[0], b[0], b[0])
+        ys = (a[1] - half_width * side[1], a[1] + half_width * side[1], b[1], b[1])
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.rect()
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def port(self, port: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Where a port is (a point on the tile's edge) and the direction it faces."""
+        if self.double:
+            centre = _add(self.q, self.d)
+            if port == LINEAR_A:
+                return self.q, _neg(self.d)
+            if port == LINEAR_B:
+                return _add(self.q, self.d, 2), self.d
+            side = _across(self.d)[0 if port == BRANCH_A else 1]
+            return _add(centre, side, 2), side
+        if port == self.touching:
+            return self.q, _neg(self.d)
+        return _add(self.q, self.d, 4), self.d
+
+    def halves(self) -> list[tuple[tuple[float, float], int]]:
+        """The centre of each half and the value it shows."""
+        if self.double:
+            centre = _add(self.q, self.d)
+            a, b = _across(self.d)
+            return [(_add(centre, a), LOW[self.tile]), (_add(centre, b), LOW[self.tile])]
+        near = port_value(self.tile, self.touching)
+        other = port_value(self.tile, PORT_HIGH if self.touching == PORT_LOW else PORT_LOW)
+        return [(_add(self.q, self.d, 1), near), (_add(self.q, self.d, 3), other)]
+
+
+def _cells(rect, margin: int = 0):
+    x0, y0, x1, y1 = rect
+    for x in range(x0 - margin, x1 + margin):
+        for y in range(y0 - margin, y1 + margin):
+            yield x, y
+
+
+def _mark_box(point, facing) -> tuple[int, int, int, int]:
+    centre = _add(point, facing)
+    return centre[0] - 1, centre[1] - 1, centre[0] + 1, centre[1] + 1
+
+
+def _describe(entry) -> str:
+    if not isinstance(entry, dict):
+        return repr(entry)[:60]
+    parts = [str(entry.get("tile", "?"))]
+    if entry.get("target") is not None or entry.get("port") is not None:
+        parts.append(f"on {entry.get('target', '?')} {entry.get('port', '?')}")
+    return " ".join(parts)[:80]
+
+
+def build_layout(placements, *, branch_use_one: bool = False) -> tuple[Layout, list[str]]:
+    """The layout the placements build, as far as they are legal, and notes on the rest."""
+    layout = Layout(branch_use_one=branch_use_one)
+    notes: list[str] = []
+    entries = list(placements) if isinstance(placements, (list, tuple)) else []
+    if not isinstance(placements, (list, tuple)):
+        notes.append(f"not a list of placements: {repr(placements)[:60]}")
+    for i, entry in enumerate(entries):
+        if isinstance(entry, dict) and "tile" not in entry and entry.get("end_turn"):
+            continue  # a continuation given up (play fixtures): not a placement
+        try:
+            if not isinstance(entry, dict):
+                raise ValueError("a placement is a {tile, target, port} mapping")
+            if "tile" not in entry:
+                raise ValueError("the placement names no tile")
+            t = parse_tile(entry["tile"])
+            target = parse_tile(entry["target"]) if entry.get("target") is not None else None
+            port = parse_port(entry["port"]) if entry.get("port") is not None else None
+            if t in layout:
+                raise ValueError(f"{NAMES[t]} is already on the layout")
+            target, port = layout.normalise(t, target, port)
+            layout.place(t, target, port)
+        except (HorseRaceError, ValueError, TypeError, KeyError, IndexError) as exc:
+            reason = exc.message if isinstance(exc, HorseRaceError) else str(exc)
+            if isinstance(exc, HorseRaceError):
+                reason += f" ({exc.rule})"
+            rest = len(entries) - i - 1
+            notes.append(f"placement {i} ({_describe(entry)}) cannot be drawn: {reason}. "
+                         f"The drawing stops before it" + (f"; {rest} later placement(s) not drawn." if rest else "."))
+            break
+    return layout, notes
+
+
+def _marks(layout: Layout) -> dict[tuple[int, int], tuple[str, int]]:
+    """``(tile, port) -> ("filled"|"hollow", value)`` for every free port that gets a mark."""
+    points = layout.attachment_points()
+    marks: dict[tuple[int, int], tuple[str, int]] = {}
+    counted: set[tuple[int, int]] = set()
+    for c in layout.contributions():
+        if c.port is not None:
+            marks[(c.tile, c.port)] = ("filled", c.value)
+            counted.add((c.tile, c.port))
+        else:  # a double counts whole: one number at its first free linear side
+            linear = sorted(p.port for p in points if p.tile == c.tile and p.port in (LINEAR_A, LINEAR_B))
+            for port in linear:
+                counted.add((c.tile, port))
+            if linear:
+                marks[(c.tile, linear[0])] = ("filled", c.value)
+    for p in points:
+        if (p.tile, p.port) not in counted:
+            marks[(p.tile, p.port)] = ("hollow", p.value)
+    return marks
+
+
+def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
+    if not layout.order:
+        return {}
+    parent: dict[int, tuple[int, int, int]] = {}
+    for c in layout.connections():
+        parent[c.other] = (c.tile, c.port, c.other_port)
+    order_index = {t: i for i, t in enumerate(layout.order)}
+    depth: dict[int, int] = {}
+    for t in layout.order:  # parents come first in placement order
+        if t not in parent:
+            depth[t] = 0
+        else:
+            p, port, _ = parent[t]
+            depth[t] = depth[p] + (port in (BRANCH_A, BRANCH_B))
+    sequence = sorted(layout.order, key=lambda t: (depth[t], order_index[t]))
+
+    occupied: dict[tuple[int, int], tuple[str, int]] = {}
+    placed: dict[int, _Placed] = {}
+
+    exits: dict[int, list[tuple[int, int | None]]] = {}  # each tile's ports that get a mark or a child
+    for (t, port) in marks:
+        exits.setdefault(t, []).append((port, None))
+    for child, (p, port, _) in parent.items():
+        exits.setdefault(p, []).append((port, child))
+
+    def own_exits(cand: _Placed):
+        """The room kept clear beyond each port that gets a mark (its box) or a child
+        (the child's straight place, with a unit of margin): ``(port, box, margin)``."""
+        for port, child in exits.get(cand.tile, ()):
+            point, facing = cand.port(port)
+            if child is None:
+                yield port, _mark_box(point, facing), 0
+            else:
+                yield port, _Placed(child, point, facing, parent[child][2]).rect(), 1
+
+    def fits(cand: _Placed, parent_tile: int | None, parent_port: int | None, limit: bool, margin: int = 1) -> bool:
+        rect = cand.rect()
+        if limit and cand.d[1] == 0 and (rect[0] < -MAX_HALF_WIDTH or rect[2] > MAX_HALF_WIDTH):
+            return False
+        allowed = (("tile", parent_tile), ("room", parent_tile, parent_port))
+        for cell in _cells(rect, margin):
+            owner = occupied.get(cell)
+            if owner is not None and owner not in allowed:
+                return False
+        for _, box, margin in own_exits(cand):
+            if any(occupied.get(cell, allowed[0]) not in allowed for cell in _cells(box, margin)):
+                return False
+        return True
+
+    def occupy(cand: _Placed) -> None:
+        for cell in _cells(cand.rect()):
+            occupied[cell] = ("tile", cand.tile)
+        for port, box, _ in own_exits(cand):
+            for cell in _cells(box):
+                occupied.setdefault(cell, ("room", cand.tile, port))
+        if cand.connector:
+            (ax, ay), (bx, by) = cand.connector
+            steps = 4 * max(abs(bx - ax), abs(by - ay), 1)
+            for i in range(steps + 1):
+                cell = (math.floor(ax + (bx - ax) * i / steps), math.floor(ay + (by - ay) * i / steps))
+                occupied.setdefault(cell, ("link", cand.tile))
+        placed[cand.tile] = cand
+
+    def clear(start, end, parent_tile: int, parent_port: int) -> bool:
+        """Whether a connector from ``start`` to ``end`` passes no tile and no mark."""
+        length = max(abs(end[0] - start[0]), abs(end[1] - start[1]))
+        steps = 4 * length
+        for i in range(2, steps - 1):
+            x = start[0] + (end[0] - start[0]) * i / steps
+            y = start[1] + (end[1] - start[1]) * i / steps
+            owner = occupied.get((math.floor(x), math.floor(y)))
+            if owner is not None and owner[0] != "link" and owner != ("room", parent_tile, parent_port):
+                return False
+        return True
+
+    def search(t: int, parent_tile: int, parent_port: int, point, facing, touching: int) -> _Placed:
+        """The nearest free place for a tile whose own place is taken, joined to its
+        parent's port by a connector that crosses nothing; rings of growing radius
+        around the port, nearest first, ahead of the port before behind it."""
+        xs = [c[0] for c in occupied] or [0]
+        ys = [c[1] for c in occupied] or [0]
+        reach = max(max(xs) - min(xs), max(ys) - min(ys)) + 12
+        for margin in (1, 0):  # a unit of room around the tile if possible, else none
+            for r in range(2, reach):
+                ring = [(point[0] + dx, point[1] + dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)
+                        if max(abs(dx), abs(dy)) == r]
+                ring.sort(key=lambda q: ((q[0] - point[0]) ** 2 + (q[1] - point[1]) ** 2,
+                                         -((q[0] - point[0]) * facing[0] + (q[1] - point[1]) * facing[1]), q))
+                for q in ring:
+                    for d in (facing, *_across(facing)):
+                        if (q[0] - point[0]) * d[0] + (q[1] - point[1]) * d[1] <= 0:
+                            continue  # the connector would run into the tile itself
+                        cand = _Placed(t, q, d, touching, connector=(point, q))
+                        if fits(cand, parent_tile, parent_port, False, margin) and clear(point, q, parent_tile, parent_port):
+                            return cand
+        # Enclosed (never seen in practice): straight out beyond everything drawn.
+        k = 2
+        while True:
+            q = _add(point, facing, k)
+            cand = _Placed(t, q, facing, touching, connector=(point, q))
+            if fits(cand, parent_tile, parent_port, False) or k > 4 * reach:
+                return cand
+            k += 2
+
+    for t in sequence:
+        if t not in parent:
+            start = _Placed(t, (-1, 0) if IS_DOUBLE[t] else (-2, 0), _E, LINEAR_A if IS_DOUBLE[t] else PORT_LOW)
+            occupy(start)
+            continue
+        p, port, touching = parent[t]
+        point, facing = placed[p].port(port)
+        straight = _Placed(t, point, facing, touching)
+        # A non-double may turn a corner; a double may not (one of its branches would
+        # face back into its parent).
+        bends = [] if IS_DOUBLE[t] else [_Placed(t, _add(_add(point, facing), turn, -1), turn, touching)
+                                         for turn in _across(facing)]
+        chosen = None
+        # A line that would run too far from the middle bends first (the bend itself may
+        # reach past the limit: the line then runs across it, not further out).
+        for cand, limit in ((straight, True), *((b, False) for b in bends), (straight, False)):
+            if fits(cand, p, port, limit):
+                chosen = cand
+                break
+        if chosen is None:
+            chosen = search(t, p, port, point, facing, touching)
+        occupy(chosen)
+    return placed
+
+
+def _wrap(text: str, width: int = 95) -> list[str]:
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines or [""]
+
+
+def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool = False) -> str:
+    """A self-contained SVG drawing of the layout that ``placements`` build ({tile,
+    target, port} dicts, the first without target), with a legend and the sum.
+
+    ``branch_use_one`` selects the register variant HRI-10 ``branch_use=one`` (the marks
+    of a spinner's second branch depend on it).  Never raises for bad placements: the
+    drawing stops at the first one that cannot be placed and says why.
+    """
+    layout, notes = build_layout(placements, branch_use_one=branch_use_one)
+    marks = _marks(layout)
+    tiles = _place_tiles(layout, marks)
+
+    # Extent, in units, of everything drawn on the grid.
+    xs: list[float] = [0]
+    ys: list[float] = [0]
+    for pl in tiles.values():
+        x0, y0, x1, y1 = pl.rect()
+        xs += [x0, x1]
+        ys += [y0, y1]
+    for (t, port) in marks:
+        x0, y0, x1, y1 = _mark_box(*tiles[t].port(port))
+        xs += [x0, x1]
+        ys += [y0, y1]
+    pad = 1
+    min_x, min_y = min(xs) - pad, min(ys) - pad
+    draw_w = (max(xs) + pad - min_x) * UNIT
+    draw_h = (max(ys) + pad - min_y) * UNIT
+
+    def px(point) -> tuple[float, float]:
+        return (point[0] - min_x) * UNIT, (point[1] - min_y) * UNIT + top
+
+    contributions = layout.contributions()
+    values = [c.value for c in contributions]
+    total = sum(values)
+    sum_text = (f"Sum of counted contributions: {' + '.join(map(str, values))} = {total}"
+                if values else "Empty layout: nothing counts (sum 0).")
+    note_lines = [line for note in notes for line in _wrap("Note: " + note)]
+    title_lines = _wrap(title, 80) if title else []
+
+    top = 10 + 22 * len(title_lines)
+    legend_top = top + draw_h + 12
+    legend_h = 30 + 26 + 22 + 22 * len(note_lines) + 10
+    width = max(draw_w, 760, 8.2 * max([len(sum_text)] + [len(line) for line in note_lines + title_lines]) + 20)
+    height = legend_top + legend_h
+    offset_x = (width - draw_w) / 2  # centre the drawing above the legend
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout" role="img" width="{width:.0f}" '
+        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" style="max-width:100%;height:auto" '
+        f'data-sum="{total}" data-tiles="{len(tiles)}">',
+        f"<title>{escape(title or 'Horse Race layout')}</title>",
+        f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
+    ]
+    for i, line in enumerate(title_lines):
+        out.append(f'<text x="10" y="{26 + 22 * i}" {_FONT} font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>')
+    out.append(f'<g transform="translate({offset_x:.1f},0)">')
+
+    for t in layout.order:  # connectors of shifted tiles, under the tiles
+        pl = tiles[t]
+        if pl.connector:
+            (ax, ay), (bx, by) = (px(p) for p in pl.connector)
+            out.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" '
+                       f'stroke-width="3" stroke-dasharray="6 4"/>')
+    for t in layout.order:
+        pl = tiles[t]
+        x0, y0, x1, y1 = pl.rect()
+        (rx, ry), (rx1, ry1) = px((x0, y0)), px((x1, y1))
+        spinner = pl.double
+        stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
+        cls = "tile spinner" if spinner else "tile"
+        out.append(f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
+                   f'{" (spinner)" if spinner else ""}</title>')
+        out.append(f'<rect x="{rx + 1:.1f}" y="{ry + 1:.1f}" width="{rx1 - rx - 2:.1f}" height="{ry1 - ry - 2:.1f}" '
+                   f'rx="5" fill="#ffffff" {stroke}/>')
+        # The divider between the halves: across the tile's long axis.
+        cx, cy = px(pl.centre())
+        if (rx1 - rx) >= (ry1 - ry):
+            out.append(f'<line x1="{cx:.1f}" y1="{ry + 5:.1f}" x2="{cx:.1f}" y2="{ry1 - 5:.1f}" stroke="#444" stroke-width="1.5"/>')
+        else:
+            out.append(f'<line x1="{rx + 5:.1f}" y1="{cy:.1f}" x2="{rx1 - 5:.1f}" y2="{cy:.1f}" stroke="#444" stroke-width="1.5"/>')
+        for centre, value in pl.halves():
+            hx, hy = px(centre)
+            out.append(f'<text x="{hx:.1f}" y="{hy + 8:.1f}" text-anchor="middle" {_FONT} font-size="22" '
+                       f'font-weight="bold" fill="#222">{value}</text>')
+        out.append("</g>")
+    for (t, port), (kind, value) in sorted(marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])):
+        point, facing = tiles[t].port(port)
+        mx, my = px(_add(point, facing))
+        label = f"{NAMES[t]} {PORT_NAMES[port]}"
+        if kind == "filled":
+            whole = IS_DOUBLE[t]
+            tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
+            out.append(f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
+                       f'<title>{escape(tip)}</title>'
+                       f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="16" fill="{FILLED_COLOUR}" stroke="none"/>'
+                       f'<text x="{mx:.1f}" y="{my + 5.5:.1f}" text-anchor="middle" {_FONT} font-size="15" '
+                       f'font-weight="bold" fill="#ffffff">{value}</text></g>')
+        else:
+            tip = f"{label}: attachment point for a {value}, not counted"
+            out.append(f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
+                       f'data-value="{value}"><title>{escape(tip)}</title>'
+                       f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
+                       f'stroke-width="2.5"/></g>')
+    out.append("</g>")
+
+    # Legend, sum and notes.
+    y = legend_top
+    out.append(f'<g class="legend" {_FONT} font-size="14" fill="#222">')
+    out.append(f'<line x1="10" y1="{y - 4:.0f}" x2="{width - 10:.0f}" y2="{y - 4:.0f}" stroke="#ccc"/>')
+    ly = y + 16
+    out.append(f'<circle cx="22" cy="{ly:.0f}" r="11" fill="{FILLED_COLOUR}"/>'
+               f'<text x="22" y="{ly + 4:.0f}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>'
+               f'<text x="40" y="{ly + 5:.0f}">filled number = counted contribution</text>')
+    out.append(f'<circle cx="367" cy="{ly:.0f}" r="7" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
+               f'<text x="382" y="{ly + 5:.0f}">hollow dot = attachment point, not counted</text>')
+    ly += 26
+    out.append(f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" stroke-width="3"/>'
+               f'<text x="40" y="{ly + 5:.0f}">orange outline = spinner (every double)</text>'
+               f'<text x="367" y="{ly + 5:.0f}" fill="#555">a double with a free linear side counts whole</text>')
+    ly += 26
+    out.append(f'<text class="sum" x="10" y="{ly + 2:.0f}" font-weight="bold">{escape(sum_text)}</text>')
+    for line in note_lines:
+        ly += 22
+        out.append(f'<text class="note" x="10" y="{ly + 2:.0f}" fill="#a40000">{escape(line)}</text>')
+    out.append("</g></svg>")
+    return "\n".join(out)

@@ -1,0 +1,42 @@
+"""The terminal summary of a conformance run."""
+
+from __future__ import annotations
+
+import json
+
+from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+
+__all__ = ["terminal"]
+
+
+def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
+    lines = [f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: "
+             f"{implementation_name(header)}"]
+    if footer.get("unusable"):
+        lines.append(f"implementation unusable: {footer['unusable']}")
+        return "\n".join(lines)
+    shown = 0
+    for r in results:
+        if r["status"] in PASSING:
+            continue
+        if shown == verbose_limit:
+            lines.append("  ... (see the reports for the rest)")
+            break
+        shown += 1
+        lines.append(f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}".rstrip(": "))
+        for d in r.get("differences", [])[:5]:
+            lines.append(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
+    rows = per_rule(results)
+    if rows:
+        lines.append("")
+        lines.append(f"{'rule':<14} {'passed':>7} {'failed':>7} {'skipped':>8}")
+        for row in rows:
+            lines.append(f"{row['rule']:<14} {row['passed']:>7} {row['failed']:>7} {row['skipped']:>8}")
+    counts = footer.get("counts", tally(results))
+    lines.append("")
+    lines.append(", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no fixtures")
+    verdict = "CONFORMANT" if footer.get("conformant") else "NOT CONFORMANT"
+    if footer.get("interrupted"):
+        verdict = "INTERRUPTED"
+    lines.append(verdict)
+    return "\n".join(lines)
