@@ -88,8 +88,15 @@ class InputError(HorseRaceError, ValueError):
     """A file or value given to horserace that cannot be used, with its place:
     ``file:line:column: message`` (``file: message`` where there is no position)."""
 
-    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
-                 column: int | None = None, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        rule: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.file = file
         self.line = line
@@ -119,15 +126,22 @@ class InputError(HorseRaceError, ValueError):
         return self.render()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "column": self.column, "message": self.message,
-                "rule": self.rule}
+        return {"file": self.file, "line": self.line, "column": self.column, "message": self.message, "rule": self.rule}
 
 
 class FixtureError(InputError):
     """A fixture file or fixture that cannot be used, with its place."""
 
-    def __init__(self, message: str, *, file: str, line: int | None = None, column: int | None = None,
-                 fixture_id: str | None = None, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str,
+        line: int | None = None,
+        column: int | None = None,
+        fixture_id: str | None = None,
+        rule: str | None = None,
+    ) -> None:
         self.fixture_id = fixture_id
         super().__init__(message, file=file, line=line, column=column, rule=rule)
 
@@ -136,8 +150,14 @@ class FixtureError(InputError):
         return who + super().detail()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "column": self.column, "fixture": self.fixture_id,
-                "message": self.message, "rule": self.rule}
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "fixture": self.fixture_id,
+            "message": self.message,
+            "rule": self.rule,
+        }
 
 
 class RulesetError(FixtureError):

@@ -9,5 +9,8 @@ from horserace.engine.playout import play_random_hand
 
 __all__ = ["play_random_hand"]
 
-warnings.warn("horserace.playout is deprecated: import play_random_hand from horserace.engine.playout "
-              "(or horserace.engine)", DeprecationWarning, stacklevel=2)
+warnings.warn(
+    "horserace.playout is deprecated: import play_random_hand from horserace.engine.playout (or horserace.engine)",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -83,6 +83,7 @@ def _placement(tile: int, target: int | None, port: int | None) -> dict[str, str
     """A placement dict ``{tile, target, port}``; the opening has only ``tile``."""
     if target is None:
         return {"tile": NAMES[tile]}
+    assert port is not None  # a placement on a target names its port
     return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[port]}
 
 
@@ -207,7 +208,7 @@ def _draw_deal(draw, seats: int, opener: int | None) -> tuple[list[list[int]], l
     size = DEAL_SIZE[seats]
     if opener is None:
         opener = draw(st.integers(0, seats - 1))
-    return [order[s * size:(s + 1) * size] for s in range(seats)], order[seats * size:], opener
+    return [order[s * size : (s + 1) * size] for s in range(seats)], order[seats * size :], opener
 
 
 def _deal_dict(hands: list[list[int]], boneyard: list[int], opener: int) -> dict[str, Any]:
@@ -292,7 +293,7 @@ def settlement_states(
         taken = 0
         for seat in range(seats):
             size = 0 if seat == ended_by else draw(st.integers(1, most))
-            hands.append(_names(order[taken:taken + size]))
+            hands.append(_names(order[taken : taken + size]))
             taken += size
         return {**table, "hands": hands, "ended_by": ended_by}
 
@@ -386,4 +387,3 @@ def _play(draw, hand: Hand) -> list[dict[str, Any]]:
         hand.place(seat, tile, target, port)
         placements.append(_placement(tile, target, port))
     return placements
-

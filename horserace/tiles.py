@@ -7,7 +7,10 @@ one minor version.
 import warnings
 
 from horserace.engine.tiles import *  # noqa: F403  (the whole public surface, as before)
-from horserace.engine.tiles import __all__ as __all__  # noqa: F401
+from horserace.engine.tiles import __all__ as __all__
 
-warnings.warn("horserace.tiles is deprecated: import from horserace.engine.tiles (or horserace.engine)",
-              DeprecationWarning, stacklevel=2)
+warnings.warn(
+    "horserace.tiles is deprecated: import from horserace.engine.tiles (or horserace.engine)",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -1,11 +1,32 @@
-"""Small builders so tests read like the rule documents: tiles as "[a|b]", ports by name."""
+"""Small builders so tests read like the rule documents: tiles as "[a|b]", ports by name;
+and the bundled corpus, parsed once per test session (:func:`bundled_corpus`)."""
 
 from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
 
 from horserace.engine.hand import Hand
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.tiles import NAMES, parse_tile
+
+if TYPE_CHECKING:
+    from horserace.corpus.fixture import Corpus
+
+
+@functools.cache
+def bundled_corpus() -> Corpus:
+    """The bundled corpus (scenarios/), loaded and checked once per process and shared.
+
+    The ``corpus`` fixture of tests/conftest.py returns this, and a module that
+    parametrises over the fixtures (which needs the list at collection time, before any
+    fixture runs) calls it directly: either way the corpus is parsed once per session.
+    Treat the result as read-only: every test that asks for it sees the same objects.
+    """
+    from horserace.corpus.loader import load_paths  # here, so the engine tests need not import the loader
+
+    return load_paths()
 
 
 def T(text: str) -> int:
@@ -13,7 +34,7 @@ def T(text: str) -> int:
 
 
 def tiles(text: str) -> list[int]:
-    """"[1|2] [3|4]" -> tile indices."""
+    """ "[1|2] [3|4]" -> tile indices."""
     return [parse_tile(part + "]") for part in text.replace(" ", "").split("]") if part]
 
 
@@ -74,7 +95,9 @@ def trace(h: Hand) -> list[str]:
         elif kind == "EndTurn":
             out.append(f"{e.seat} end-turn")
         elif kind == "HandEnd":
-            out.append(f"end {e.reason.value} winners={list(e.winners)} credits={list(e.credits)} scores={list(e.scores)} next={e.next_opener}")
+            out.append(
+                f"end {e.reason.value} winners={list(e.winners)} credits={list(e.credits)} scores={list(e.scores)} next={e.next_opener}"
+            )
         elif kind == "MatchEnd":
             out.append(f"match winners={list(e.winners)} scores={list(e.scores)}")
     return out

@@ -14,6 +14,7 @@ DELIBERATE ERROR (see README.md): by default the settlement of a blocked hand wi
 lowest sides breaks HR-SETTLE-3: each co-winner's credit leaves out the other
 co-winners' pips. Set HORSERACE_EXAMPLE_CORRECT=1 to switch the error off.
 """
+
 import json
 import os
 import sys
@@ -24,9 +25,14 @@ LINEAR = ("linear-a", "linear-b")
 BRANCH = ("branch-a", "branch-b")
 
 # Canonical readings of the interpretations register (all canonical).
-READINGS = {"continuation_without_tile": "draw", "continuation": "compulsory",
-            "opening_continuation": "earned", "drawn_tile_scope": "same-turn",
-            "block_detection": "immediate", "branch_use": "both"}
+READINGS = {
+    "continuation_without_tile": "draw",
+    "continuation": "compulsory",
+    "opening_continuation": "earned",
+    "drawn_tile_scope": "same-turn",
+    "block_detection": "immediate",
+    "branch_use": "both",
+}
 
 
 class IllegalAction(Exception):
@@ -38,6 +44,7 @@ class IllegalAction(Exception):
 
 
 # --------------------------------------------------------------------------- tiles
+
 
 def parse_tile(text):
     """'[5|2]' -> (2, 5): either half may come first on input (HR-MOVE-2, HR-SET-1)."""
@@ -85,13 +92,14 @@ def round_to_five(total):
 
 # -------------------------------------------------------------------------- layout
 
+
 class Layout:
     """The tiles on the table, their connections and free ports (HR-MOVE-1, HR-PLACE-1)."""
 
     def __init__(self):
-        self.tiles = []          # in placement order
-        self.occupied = {}       # tile -> set of its occupied ports
-        self.connections = []    # ((target, target_port), (tile, tile_port))
+        self.tiles = []  # in placement order
+        self.occupied = {}  # tile -> set of its occupied ports
+        self.connections = []  # ((target, target_port), (tile, tile_port))
 
     def clone(self):
         other = Layout()
@@ -207,18 +215,21 @@ class Layout:
         count = self.count()
         raw = placement_credit(count)
         contributions = sorted(self.contributions(), key=lambda c: (tile_text(c[0]), c[1] or ""))
-        connections = sorted(self.connections,
-                             key=lambda c: (tile_text(c[0][0]), c[0][1], tile_text(c[1][0])))
+        connections = sorted(self.connections, key=lambda c: (tile_text(c[0][0]), c[0][1], tile_text(c[1][0])))
         return {
             "tiles": sorted(tile_text(t) for t in self.tiles),
             "spinners": sorted(tile_text(t) for t in self.tiles if is_double(t)),
-            "connections": [[{"tile": tile_text(a), "port": ap}, {"tile": tile_text(b), "port": bp}]
-                            for (a, ap), (b, bp) in connections],
-            "attachment_points": [{"tile": tile_text(t), "port": p, "value": v}
-                                  for t, p, v in sorted(self.attachment_points(),
-                                                        key=lambda x: (tile_text(x[0]), x[1]))],
-            "contributions": [dict({"tile": tile_text(t)}, **({"port": p} if p else {}), value=v)
-                              for t, p, v in contributions],
+            "connections": [
+                [{"tile": tile_text(a), "port": ap}, {"tile": tile_text(b), "port": bp}]
+                for (a, ap), (b, bp) in connections
+            ],
+            "attachment_points": [
+                {"tile": tile_text(t), "port": p, "value": v}
+                for t, p, v in sorted(self.attachment_points(), key=lambda x: (tile_text(x[0]), x[1]))
+            ],
+            "contributions": [
+                dict({"tile": tile_text(t)}, **({"port": p} if p else {}), value=v) for t, p, v in contributions
+            ],
             "sum": count,
             "credit_raw": raw,
             "credit": raw // 5,
@@ -226,6 +237,7 @@ class Layout:
 
 
 # ---------------------------------------------------------------------- settlement
+
 
 def side_of(mode, seat):
     """HR-SEAT-2: partnership sides are seats {0, 2} and {1, 3}; else one seat per side."""
@@ -266,6 +278,7 @@ def settle(mode, seat_pips, scores, target, ended_by):
 
 # ---------------------------------------------------------------------------- hand
 
+
 class Hand:
     """One hand of play, driven by actions: place, draw, pass_turn, end_turn.
 
@@ -276,16 +289,16 @@ class Hand:
 
     def __init__(self, mode, n_seats, scores, target, deal):
         self.mode, self.n, self.target = mode, n_seats, target
-        self.scores = scores               # per side, displayed points; updated in place
+        self.scores = scores  # per side, displayed points; updated in place
         self.hands = [set(parse_tile(t) for t in h) for h in deal["hands"]]
-        self.boneyard = [parse_tile(t) for t in deal["boneyard"]]   # drawn from the front
+        self.boneyard = [parse_tile(t) for t in deal["boneyard"]]  # drawn from the front
         self.layout = Layout()
         for p in deal.get("layout") or []:
             self.layout.place(*read_placement(p))
         self.to_act = deal["opener"]
-        self.pending = None                # a playable tile just drawn (HR-DRAW-3)
-        self.just_ended = None             # (seat, rule) of the turn that has just ended
-        self.over = None                   # None, "domino", "blocked" or "match"
+        self.pending = None  # a playable tile just drawn (HR-DRAW-3)
+        self.just_ended = None  # (seat, rule) of the turn that has just ended
+        self.over = None  # None, "domino", "blocked" or "match"
         self.match_over = False
         self.events = []
         self.check_blocked()
@@ -312,8 +325,7 @@ class Hand:
     def legal_moves(self):
         """The moves of the seat to act: (tile, target, port), mirror ports once."""
         tiles = [self.pending] if self.pending else sorted(self.hands[self.to_act])
-        return [(t, target, port) for t in tiles if self.playable(t)
-                for target, port in self.layout.moves_for(t)]
+        return [(t, target, port) for t in tiles if self.playable(t) for target, port in self.layout.moves_for(t)]
 
     # -- checks shared by every action
 
@@ -430,29 +442,44 @@ class Hand:
     def end_match_by_placement(self, side):
         """HR-MATCH-1: the placement reached the target; no settlement, no hand winner."""
         self.over, self.match_over = "match", True
-        self.events.append({"event": "hand-end", "reason": "match", "winners": [],
-                            "pips": self.seat_pips(), "credits": [0] * len(self.scores),
-                            "scores": list(self.scores), "next_opener": None})
+        self.events.append(
+            {
+                "event": "hand-end",
+                "reason": "match",
+                "winners": [],
+                "pips": self.seat_pips(),
+                "credits": [0] * len(self.scores),
+                "scores": list(self.scores),
+                "next_opener": None,
+            }
+        )
         self.events.append({"event": "match-end", "winners": [side], "scores": list(self.scores)})
 
     def end_hand(self, reason, placer):
         """Settle the hand (HR-END-1/2, HR-SETTLE-1..3, HR-MATCH-2, HR-OPEN-3)."""
         self.over = reason
         ended_by = "blocked" if reason == "blocked" else placer
-        winners, credits, after, match_winners = settle(
-            self.mode, self.seat_pips(), self.scores, self.target, ended_by)
+        winners, credits, after, match_winners = settle(self.mode, self.seat_pips(), self.scores, self.target, ended_by)
         self.scores[:] = after
         self.match_over = bool(match_winners)
         next_opener = None if (reason == "blocked" or self.match_over) else placer
-        self.events.append({"event": "hand-end", "reason": reason, "winners": winners,
-                            "pips": self.seat_pips(), "credits": credits,
-                            "scores": list(self.scores), "next_opener": next_opener})
+        self.events.append(
+            {
+                "event": "hand-end",
+                "reason": reason,
+                "winners": winners,
+                "pips": self.seat_pips(),
+                "credits": credits,
+                "scores": list(self.scores),
+                "next_opener": next_opener,
+            }
+        )
         if match_winners:
-            self.events.append({"event": "match-end", "winners": match_winners,
-                                "scores": list(self.scores)})
+            self.events.append({"event": "match-end", "winners": match_winners, "scores": list(self.scores)})
 
 
 # ------------------------------------------------------------------ fixture kinds
+
 
 def read_placement(p):
     """{tile, target, port} -> (tile, target or None, port or None)."""
@@ -514,9 +541,10 @@ def run_play(inp):
                 raise Rejected(index, e)
             k += 1
             index += 1
-        if hand.over and k < len(placements):     # placements after the end (HR-END-3)
-            raise Rejected(index, IllegalAction("HR-MATCH-3" if hand.match_over else "HR-END-3",
-                                                "placement after the end"))
+        if hand.over and k < len(placements):  # placements after the end (HR-END-3)
+            raise Rejected(
+                index, IllegalAction("HR-MATCH-3" if hand.match_over else "HR-END-3", "placement after the end")
+            )
         if hand.match_over:
             match_winners = hand.events[-1]["winners"]
         if stopped or hand.match_over:
@@ -528,7 +556,8 @@ def run_settlement(inp):
     """`settlement`: the hand's winners, credits, scores and match winners."""
     seat_pips = [sum(pips(parse_tile(t)) for t in h) for h in inp["hands"]]
     winners, credits, after, match_winners = settle(
-        inp["mode"], seat_pips, list(inp["scores"]), inp["target"], inp["ended_by"])
+        inp["mode"], seat_pips, list(inp["scores"]), inp["target"], inp["ended_by"]
+    )
     return {"winners": winners, "credits": credits, "scores": after, "match_winners": match_winners}
 
 
@@ -582,25 +611,37 @@ def run_perft(inp):
     return {"nodes": nodes, "divide": dict(sorted(divide.items()))}
 
 
-KINDS = {"layout": run_layout, "play": run_play, "settlement": run_settlement,
-         "illegal": run_illegal, "perft": run_perft}
+KINDS = {
+    "layout": run_layout,
+    "play": run_play,
+    "settlement": run_settlement,
+    "illegal": run_illegal,
+    "perft": run_perft,
+}
 
 
 # ---------------------------------------------------------------------- protocol
 
+
 def answer(msg):
     """One protocol message in, one answer out (None for `stop`)."""
     if msg.get("type") == "hello":
-        return {"type": "hello", "protocol": "1.0", "name": "python-example",
-                "version": "1.0" + ("+deliberate-error" if DELIBERATE_ERROR else ""),
-                "language": "Python", "kinds": list(KINDS), "readings": READINGS}
+        return {
+            "type": "hello",
+            "protocol": "1.0",
+            "name": "python-example",
+            "version": "1.0" + ("+deliberate-error" if DELIBERATE_ERROR else ""),
+            "language": "Python",
+            "kinds": list(KINDS),
+            "readings": READINGS,
+        }
     seq = msg.get("seq", "")
     try:
         observations = KINDS[msg["kind"]](msg["input"])
         return {"type": "result", "seq": seq, "observations": observations}
     except Rejected as r:
         return {"type": "rejected", "seq": seq, "at": r.at, "rule": r.rule, "message": str(r)}
-    except Exception as e:   # a bug or an unsupported input: say so, do not crash
+    except Exception as e:  # a bug or an unsupported input: say so, do not crash
         return {"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"}
 
 

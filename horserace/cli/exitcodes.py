@@ -1,8 +1,13 @@
-"""The one exit-code table of every ``horserace`` command (documented in the README)."""
+"""The one exit-code table of every ``horserace`` command (the README's table), and the
+map from each branch of the error hierarchy (:mod:`horserace.errors`) to it."""
 
 from __future__ import annotations
 
 from enum import IntEnum
+
+from horserace.errors import HorseRaceError, ImplementationError, InputError, RuleError, UsageError
+
+__all__ = ["ExitCode", "exit_code_for"]
 
 
 class ExitCode(IntEnum):
@@ -10,5 +15,29 @@ class ExitCode(IntEnum):
     FAILURES = 1  #: failures or differences found
     INVALID_INPUT = 2  #: invalid input data: fixtures, rulesets, expectation files
     IMPLEMENTATION_UNUSABLE = 3  #: the implementation under test cannot be used
-    USAGE = 4  #: the command line is wrong
+    USAGE = 4  #: the command line is wrong, or names something that does not exist
     INTERNAL = 5  #: a defect in horserace itself (please report it)
+    INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT), as shells report it
+
+
+#: Each branch of the hierarchy, most specific first.
+_TABLE: tuple[tuple[type[BaseException], ExitCode], ...] = (
+    (UsageError, ExitCode.USAGE),
+    (InputError, ExitCode.INVALID_INPUT),
+    (RuleError, ExitCode.INVALID_INPUT),  # a tile, deal or action in given data that the rules forbid
+    (ImplementationError, ExitCode.IMPLEMENTATION_UNUSABLE),
+    (KeyboardInterrupt, ExitCode.INTERRUPTED),
+)
+
+
+def exit_code_for(exc: BaseException) -> ExitCode:
+    """The exit code of a command that stopped on ``exc``: its branch's, else internal."""
+    for kind, code in _TABLE:
+        if isinstance(exc, kind):
+            return code
+    return ExitCode.INTERNAL
+
+
+def is_expected(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of ours (a message for the user, not a defect)."""
+    return isinstance(exc, HorseRaceError) and exit_code_for(exc) is not ExitCode.INTERNAL

@@ -12,3 +12,5 @@ Import the submodules; this package's namespace stays empty so that importing th
 plugin (which pytest does in every session of an environment with horserace installed)
 costs nothing else.
 """
+
+__all__: list[str] = []

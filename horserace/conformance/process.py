@@ -8,6 +8,7 @@ a bounded tail is kept).  A process is killed with its whole process group.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
@@ -15,10 +16,13 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Sequence
+from collections.abc import Sequence
+from typing import IO
 
 from horserace.conformance.protocol import MAX_LINE_BYTES, encode
 from horserace.errors import ImplementationFailure
+
+__all__ = ["Implementation"]
 
 STDERR_TAIL_BYTES = 4096
 _EOF = object()
@@ -31,12 +35,22 @@ class _Child:
     def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
         try:
             self.proc = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, start_new_session=True,
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,
             )
         except OSError as exc:
             raise ImplementationFailure("crash", f"cannot start {' '.join(argv)!r}: {exc.strerror or exc}") from None
-        self._fd = self.proc.stdout.fileno()
+        # All three are pipes (PIPE above), so none is None; stderr is buffered (read1).
+        stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
+        assert stdin is not None and stdout is not None and isinstance(stderr, io.BufferedReader)
+        self._stdin: IO[bytes] = stdin
+        self._stdout: IO[bytes] = stdout
+        self._stderr: io.BufferedReader = stderr
+        self._fd = self._stdout.fileno()
         self._buffer = bytearray()
         self._eof = False
         self._tail = bytearray()
@@ -75,7 +89,7 @@ class _Child:
                 self._buffer += chunk
 
     def _read_stderr(self) -> None:
-        err = self.proc.stderr
+        err = self._stderr
         try:
             while True:
                 chunk = err.read1(65536)
@@ -94,14 +108,16 @@ class _Child:
 
     def send(self, message: dict) -> None:
         try:
-            self.proc.stdin.write(encode(message))
-            self.proc.stdin.flush()
+            self._stdin.write(encode(message))
+            self._stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise ImplementationFailure("crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()) from None
+            raise ImplementationFailure(
+                "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
+            ) from None
 
     def close_input(self) -> None:
         try:
-            self.proc.stdin.close()
+            self._stdin.close()
         except OSError:
             pass
 
@@ -118,13 +134,19 @@ class _Child:
         if item is None:
             raise ImplementationFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail())
         if item is _EOF:
-            raise ImplementationFailure("crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail())
+            raise ImplementationFailure(
+                "crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail()
+            )
         if item is _TOO_LONG:
-            raise ImplementationFailure("crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail())
+            raise ImplementationFailure(
+                "crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail()
+            )
         try:
             text = item.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ImplementationFailure("crash", f"answer is not UTF-8 (byte {exc.start})", self.stderr_tail()) from None
+            raise ImplementationFailure(
+                "crash", f"answer is not UTF-8 (byte {exc.start})", self.stderr_tail()
+            ) from None
         try:
             message = json.loads(text)
         except ValueError:
@@ -154,7 +176,7 @@ class _Child:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for stream in (self._stdin, self._stdout, self._stderr):
             try:
                 stream.close()
             except OSError:

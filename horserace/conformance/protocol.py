@@ -25,12 +25,15 @@ def problems(name: str, message: Any) -> list[str]:
     try:
         if checker.is_valid(message):
             return []
-        return [f"{'/'.join(str(p) for p in e.instance_path) or '(message)'}: {e.message}" for e in checker.iter_errors(message)]
+        return [
+            f"{'/'.join(str(p) for p in e.instance_path) or '(message)'}: {e.message}"
+            for e in checker.iter_errors(message)
+        ]
     except ValueError as exc:
         return [f"(message): {exc}"]
 
 
-def same_major(version: str) -> bool:
+def same_major(version: object) -> bool:
     return isinstance(version, str) and version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
 
 

@@ -14,22 +14,35 @@ import shlex
 
 import pytest
 
-from horserace.errors import ImplementationUnusable
 from horserace.conformance.runner import Options, Worker, applicable
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.loader import load_paths
+from horserace.engine.ruleset import Ruleset
+from horserace.errors import ImplementationUnusable
+
+__all__ = ["pytest_addoption", "pytest_collection", "pytest_configure", "pytest_unconfigure"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("horserace", "Horse Race conformance")
-    group.addoption("--horserace-impl", metavar="COMMAND", default=None,
-                    help="run the horserace corpus against this implementation command")
-    group.addoption("--horserace-corpus", metavar="PATH", action="append", default=None,
-                    help="fixture files or folders (default: the bundled corpus)")
+    group.addoption(
+        "--horserace-impl",
+        metavar="COMMAND",
+        default=None,
+        help="run the horserace corpus against this implementation command",
+    )
+    group.addoption(
+        "--horserace-corpus",
+        metavar="PATH",
+        action="append",
+        default=None,
+        help="fixture files or folders (default: the bundled corpus)",
+    )
     group.addoption("--horserace-one-shot", action="store_true", help="start the implementation once per message")
     group.addoption("--horserace-timeout", type=float, default=10.0, metavar="S", help="seconds per fixture")
-    group.addoption("--horserace-strict-rule-ids", action="store_true",
-                    help="illegal fixtures must name the same rule ID")
+    group.addoption(
+        "--horserace-strict-rule-ids", action="store_true", help="illegal fixtures must name the same rule ID"
+    )
 
 
 class HorseRaceFailure(Exception):
@@ -41,28 +54,36 @@ class _Session:
 
     def __init__(self, config: pytest.Config) -> None:
         self.argv = shlex.split(config.getoption("horserace_impl"))
-        self.options = Options(timeout=config.getoption("horserace_timeout"),
-                               one_shot=config.getoption("horserace_one_shot"),
-                               strict_rule_ids=config.getoption("horserace_strict_rule_ids"))
+        self.options = Options(
+            timeout=config.getoption("horserace_timeout"),
+            one_shot=config.getoption("horserace_one_shot"),
+            strict_rule_ids=config.getoption("horserace_strict_rule_ids"),
+        )
         self.worker: Worker | None = None
         self.unusable: str | None = None
         self.count = 0
 
-    def ensure(self) -> Worker:
+    def ensure(self) -> tuple[Worker, dict, Ruleset]:
+        """The shared worker with its hello and readings; a handshake first when its
+        process is not running (the first item, or after a crash or a timeout)."""
         if self.unusable:
             raise HorseRaceFailure(f"implementation unusable: {self.unusable}")
         if self.worker is None:
             self.worker = Worker(self.argv, self.options)
-            try:
-                self.worker.handshake()
-            except ImplementationUnusable as exc:
-                self.unusable = str(exc)
-                raise HorseRaceFailure(f"implementation unusable: {exc}") from None
-        return self.worker
+        try:
+            hello, ruleset = self.worker.ready()
+        except ImplementationUnusable as exc:
+            self.unusable = str(exc)
+            raise HorseRaceFailure(f"implementation unusable: {exc}") from None
+        return self.worker, hello, ruleset
 
     def close(self) -> None:
         if self.worker is not None:
             self.worker.close()
+
+
+#: The session's implementation process, kept on the pytest config.
+_STATE = pytest.StashKey[_Session]()
 
 
 class FixtureItem(pytest.Item):
@@ -74,15 +95,17 @@ class FixtureItem(pytest.Item):
         self.extra_keyword_matches.update({*fixture.rules, fixture.kind})  # -k HR-SETTLE-3, -k settlement
 
     def runtest(self) -> None:
-        worker = self.state.ensure()
-        reason = applicable(self.fixture, worker.hello, worker.ruleset)
+        worker, hello, ruleset = self.state.ensure()
+        reason = applicable(self.fixture, hello, ruleset)
         if reason:
             pytest.skip(reason)
         self.state.count += 1
         outcome = worker.run_one(self.fixture, f"{self.fixture.id}/{self.state.count}")
         if outcome.status != "pass":
             lines = [f"{outcome.status}: {outcome.message}".rstrip(": ")]
-            lines += [f"{d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in outcome.differences]
+            lines += [
+                f"{d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in outcome.differences
+            ]
             raise HorseRaceFailure("\n".join(lines))
 
     def repr_failure(self, excinfo, style=None):
@@ -92,7 +115,11 @@ class FixtureItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.fixture.file, self.fixture.line - 1, f"{self.fixture.id} [{self.fixture.kind}] {self.fixture.primary_rule}"
+        return (
+            self.fixture.file,
+            self.fixture.line - 1,
+            f"{self.fixture.id} [{self.fixture.kind}] {self.fixture.primary_rule}",
+        )
 
 
 class CorpusCollector(pytest.Collector):
@@ -119,9 +146,10 @@ def pytest_collection(session: pytest.Session):
     if not session.config.getoption("horserace_impl"):
         return None
     state = _Session(session.config)
-    session.config._horserace_state = state
-    collector = CorpusCollector.from_parent(session, name="horserace", paths=session.config.getoption("horserace_corpus"),
-                                            state=state)
+    session.config.stash[_STATE] = state
+    collector = CorpusCollector.from_parent(
+        session, name="horserace", paths=session.config.getoption("horserace_corpus"), state=state
+    )
     session.items = []
     report = pytest.CollectReport(collector.nodeid, "passed", None, [])
     items = []
@@ -139,6 +167,6 @@ def pytest_collection(session: pytest.Session):
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    state = getattr(config, "_horserace_state", None)
+    state = config.stash.get(_STATE, None)
     if state is not None:
         state.close()

@@ -10,16 +10,18 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from horserace._version import __version__
-from horserace.corpus.fixture import Fixture
 from horserace.conformance.process import Implementation
-from horserace.errors import ImplementationFailure, ImplementationUnusable
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
 from horserace.corpus.compare import Difference, diff
+from horserace.corpus.fixture import Fixture
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
+from horserace.errors import ImplementationFailure, ImplementationUnusable
+
+__all__ = ["Options", "Outcome", "Worker", "applicable", "conformant", "counts", "run"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
@@ -51,9 +53,17 @@ class Outcome:
     def record(self) -> dict:
         fx = self.fixture
         rec = {
-            "record": "result", "id": fx.id, "kind": fx.kind, "file": fx.file, "line": fx.line,
-            "rule": fx.primary_rule, "rules": fx.rules, "description": fx.description, "status": self.status,
-            "message": self.message, "differences": [d.to_dict() for d in self.differences],
+            "record": "result",
+            "id": fx.id,
+            "kind": fx.kind,
+            "file": fx.file,
+            "line": fx.line,
+            "rule": fx.primary_rule,
+            "rules": fx.rules,
+            "description": fx.description,
+            "status": self.status,
+            "message": self.message,
+            "differences": [d.to_dict() for d in self.differences],
             "seconds": round(self.seconds, 4),
         }
         if self.status in BAD or self.status == "xfail":
@@ -74,7 +84,8 @@ def check_hello(answer: dict) -> Ruleset:
         raise ImplementationUnusable(f"the first answer must be a hello, not {str(answer)[:120]}")
     if not same_major(answer.get("protocol")):
         raise ImplementationUnusable(
-            f"the implementation speaks protocol {answer.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}")
+            f"the implementation speaks protocol {answer.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}"
+        )
     issues = problems("hello-response", answer)
     if issues:
         raise ImplementationUnusable("invalid hello: " + "; ".join(issues[:3]))
@@ -99,8 +110,11 @@ def evaluate(fx: Fixture, answer: dict, strict_rule_ids: bool) -> tuple[str, lis
         return "rejected", [], f"{note} ({rule or 'no rule given'}): {answer.get('message', '')}".rstrip(": ")
     observations = answer["observations"]
     if fx.kind == "illegal":
-        return "not-rejected", [Difference("rejected_at", fx.expected["rejected_at"], None)], \
-            f"accepted every action; action {fx.expected['rejected_at']} breaks {fx.expected['rule']}"
+        return (
+            "not-rejected",
+            [Difference("rejected_at", fx.expected["rejected_at"], None)],
+            f"accepted every action; action {fx.expected['rejected_at']} breaks {fx.expected['rule']}",
+        )
     diffs = diff(fx.canonical_expected, observations)
     return ("fail" if diffs else "pass"), diffs, ""
 
@@ -115,20 +129,33 @@ class Worker:
         self.ruleset: Ruleset | None = None
 
     def handshake(self) -> dict:
+        return self._handshake()[0]
+
+    def ready(self) -> tuple[dict, Ruleset]:
+        """The hello and the readings of the running process; a handshake first when
+        there is none (at the start, or after a crash or a timeout killed the process).
+        Raises :class:`ImplementationUnusable` when the handshake fails."""
+        if self.hello is not None and self.ruleset is not None:
+            return self.hello, self.ruleset
+        return self._handshake()
+
+    def _handshake(self) -> tuple[dict, Ruleset]:
         try:
-            answer = self.impl.exchange({"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__},
-                                        self.options.handshake_timeout)
+            answer = self.impl.exchange(
+                {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, self.options.handshake_timeout
+            )
         except ImplementationFailure as exc:
             self.impl.kill()
             tail = f"; stderr: {exc.stderr[-300:]}" if exc.stderr else ""
             raise ImplementationUnusable(f"handshake failed ({exc.outcome}): {exc.message}{tail}") from None
         try:
-            self.ruleset = check_hello(answer)
+            ruleset = check_hello(answer)
         except ImplementationUnusable:
             self.impl.kill()
             raise
+        self.ruleset = ruleset
         self.hello = answer
-        return answer
+        return answer, ruleset
 
     def run_one(self, fx: Fixture, seq: str) -> Outcome:
         """One fixture, one exchange (one-shot mode, and the pytest plugin)."""
@@ -178,15 +205,25 @@ class Worker:
                 continue
             problem = answer_problems(answer)
             if not problem and answer.get("seq") != seq:
-                problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}: a line nobody asked for, "
-                           "or answers out of order"]
+                problem = [
+                    f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}: a line nobody asked for, "
+                    "or answers out of order"
+                ]
             if problem:
-                emit(Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start))
+                emit(
+                    Outcome(
+                        fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
+                    )
+                )
                 self.impl.kill()
                 self._restart(sent, todo)
                 continue
             status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
-            emit(Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations")))
+            emit(
+                Outcome(
+                    fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations")
+                )
+            )
 
     def _restart(self, sent: deque, todo: deque) -> None:
         """Forget the dead process; what was sent ahead goes back to the front."""
@@ -197,14 +234,18 @@ class Worker:
     def _exchange_one(self, fx: Fixture, seq: str) -> Outcome:
         start = time.perf_counter()
         try:
-            answer = self.impl.exchange({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input}, self.options.timeout)
+            answer = self.impl.exchange(
+                {"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input}, self.options.timeout
+            )
         except ImplementationFailure as exc:
             return Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
         problem = answer_problems(answer)
         if not problem and answer.get("seq") != seq:
             problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
         if problem:
-            return Outcome(fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start)
+            return Outcome(
+                fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
+            )
         status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
         return Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations"))
 
@@ -224,14 +265,19 @@ def applicable(fx: Fixture, hello: dict, ruleset: Ruleset) -> str | None:
     return None
 
 
-def run(argv: Sequence[str], fixtures: list[Fixture], options: Options, *,
-        on_start: Callable[[dict], None] | None = None,
-        on_outcome: Callable[[Outcome], None] | None = None, cwd: str | None = None) -> list[Outcome]:
+def run(
+    argv: Sequence[str],
+    fixtures: list[Fixture],
+    options: Options,
+    *,
+    on_start: Callable[[dict], None] | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+    cwd: str | None = None,
+) -> list[Outcome]:
     """Run ``fixtures`` against the implementation; outcomes come back in fixture order.
     Raises :class:`ImplementationUnusable` when the first handshake fails."""
     first = Worker(argv, options, cwd)
-    hello = first.handshake()
-    ruleset = first.ruleset
+    hello, ruleset = first.ready()
     if on_start:
         on_start(hello)
     outcomes: list[Outcome | None] = [None] * len(fixtures)
@@ -239,14 +285,15 @@ def run(argv: Sequence[str], fixtures: list[Fixture], options: Options, *,
     for i, fx in enumerate(fixtures):
         reason = applicable(fx, hello, ruleset)
         if reason:
-            outcomes[i] = _expectation(Outcome(fx, "skip", reason), options)
+            skipped = _expectation(Outcome(fx, "skip", reason), options)
+            outcomes[i] = skipped
             if on_outcome:
-                on_outcome(outcomes[i])
+                on_outcome(skipped)
         else:
             todo.append(i)
     lock = threading.Lock()
     workers = [first] + [Worker(argv, options, cwd) for _ in range(max(1, options.jobs) - 1)]
-    shares = [todo[w::len(workers)] for w in range(len(workers))]
+    shares = [todo[w :: len(workers)] for w in range(len(workers))]
 
     def work(worker: Worker, indices: list[int]) -> None:
         slots = iter(indices)  # run_many emits outcomes in the order of its items
@@ -286,7 +333,7 @@ def _expectation(outcome: Outcome, options: Options) -> Outcome:
 
 
 def counts(outcomes: list[Outcome]) -> dict[str, int]:
-    tally = {name: 0 for name in OUTCOMES}
+    tally = dict.fromkeys(OUTCOMES, 0)
     for o in outcomes:
         tally[o.status] += 1
     return tally

@@ -8,11 +8,13 @@ import sys
 from typing import IO
 
 from horserace._version import __version__
-from horserace.corpus.fixture import KINDS
 from horserace.conformance.protocol import PROTOCOL_VERSION, encode
+from horserace.corpus.fixture import KINDS
+from horserace.corpus.observers import observe
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.errors import ScenarioError
-from horserace.corpus.observers import observe
+
+__all__ = ["answer", "main_serve", "serve"]
 
 
 def hello(ruleset: Ruleset) -> dict:

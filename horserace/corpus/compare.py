@@ -15,7 +15,7 @@ class Difference:
     expected: Any
     actual: Any
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "expected": self.expected, "actual": self.actual}
 
 

@@ -9,14 +9,20 @@ or YAML.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, MatchEnd, Pass, Place
 from horserace.engine.layout import CREDIT, PORT_NAMES, Layout
+from horserace.engine.match import Match
+from horserace.engine.sample import PlayedHand
 from horserace.engine.tiles import NAMES, parse_tile
+from horserace.engine.types import Port
+
+__all__ = ["canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
 
 
-def port_name(port: int | None) -> str | None:
+def port_name(port: Port | None) -> str | None:
     return None if port is None else PORT_NAMES[port]
 
 
@@ -39,7 +45,10 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
     )
     joins = sorted(
         (
-            [{"tile": NAMES[c.tile], "port": PORT_NAMES[c.port]}, {"tile": NAMES[c.other], "port": PORT_NAMES[c.other_port]}]
+            [
+                {"tile": NAMES[c.tile], "port": PORT_NAMES[c.port]},
+                {"tile": NAMES[c.other], "port": PORT_NAMES[c.other_port]},
+            ]
             for c in layout.connections()
         ),
         key=lambda pair: (pair[0]["tile"], pair[0]["port"], pair[1]["tile"]),
@@ -63,7 +72,7 @@ def event_record(event: Event) -> dict[str, Any]:
         record: dict[str, Any] = {"event": "place", "seat": event.seat, "tile": NAMES[event.tile]}
         if event.target is not None:
             record["target"] = NAMES[event.target]
-            record["port"] = PORT_NAMES[event.port]
+            record["port"] = PORT_NAMES[cast(Port, event.port)]  # a Place with a target has a port
         record.update(
             count=event.count,
             credit_raw=event.credit_raw,
@@ -124,3 +133,28 @@ def canonical(value: Any, key: str | None = None) -> Any:
                 pass
         return items
     return value
+
+
+def play_document(played: list[PlayedHand], match: Match, *, seed: int) -> dict[str, Any]:
+    """A sample match (``horserace play --format json``) in the canonical encoding."""
+    ruleset = match.ruleset
+    return {
+        "seed": seed,
+        "players": match.players,
+        "mode": "partnership" if match.partnership else "individual",
+        "variants": ruleset.variants,
+        "target": ruleset.target,
+        "hands": [
+            {
+                "opener": p.opener,
+                "opener_by_lot": p.opener_by_lot,
+                "hands": [[NAMES[t] for t in tiles] for tiles in p.dealt],
+                "boneyard": [NAMES[t] for t in p.boneyard],
+                "scores_before": list(p.scores_before),
+                "events": [event_record(e) for e in cast("list[Event]", p.hand.events)],  # record=True: a list
+            }
+            for p in played
+        ],
+        "scores": match.scores,
+        "match_winners": list(match.winners),
+    }

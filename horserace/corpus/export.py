@@ -12,24 +12,25 @@ import json
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from horserace._version import __version__
-from horserace.resources.strict_yaml import StrictLoader as _StrictLoader
-from horserace.resources.paths import default_corpus
+from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.corpus.loader import fixture_files
-from horserace._version import PROTOCOL_VERSION
+from horserace.resources.paths import default_corpus, spec_dir
 from horserace.resources.rulesets import bundled
-from horserace.resources.paths import spec_dir
+from horserace.resources.strict_yaml import StrictLoader as _StrictLoader
+
+__all__ = ["export_json"]
 
 
-def _dump(path: Path, data) -> None:
+def _dump(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def export_json(out: Path, corpus: Path | None = None) -> dict:
+def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
     """Write the export into ``out``; returns the manifest."""
     corpus = Path(corpus or default_corpus())
     out = Path(out)

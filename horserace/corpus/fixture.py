@@ -4,9 +4,10 @@ and checked) and a :class:`Corpus` (the fixtures of some files with every error 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from horserace.engine.ruleset import Ruleset
 from horserace.corpus.encoding import canonical
+from horserace.engine.ruleset import Ruleset
 from horserace.errors import FixtureError
 
 __all__ = ["KINDS", "Corpus", "Fixture"]
@@ -24,23 +25,23 @@ class Fixture:
     rules: list[str]
     origin: str
     why: str
-    input: dict
-    expected: dict
-    sources: list[dict] = field(default_factory=list)
+    input: dict[str, Any]
+    expected: dict[str, Any]
+    sources: list[dict[str, Any]] = field(default_factory=list)
     variants: dict[str, str] = field(default_factory=dict)
     file: str = ""
     line: int = 0
     #: Why the fixture is withdrawn (it keeps its ID; replay, conform and coverage skip it).
     deprecated: str | None = None
 
-    _canonical: dict | None = field(default=None, repr=False, compare=False)
+    _canonical: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def primary_rule(self) -> str:
         return self.rules[0]
 
     @property
-    def canonical_expected(self) -> dict:
+    def canonical_expected(self) -> dict[str, Any]:
         """``expected`` in the canonical encoding, computed once."""
         if self._canonical is None:
             self._canonical = canonical(self.expected)
@@ -48,7 +49,9 @@ class Fixture:
 
     @property
     def ruleset(self) -> Ruleset:
-        return Ruleset.from_readings(**self.variants)
+        # The cast: mypy checks **variants against from_readings' target (an int) too;
+        # variants hold register readings only.
+        return Ruleset.from_readings(**cast("dict[str, Any]", self.variants))
 
     def applies_under(self, ruleset: Ruleset) -> bool:
         """A fixture holds under every reading it does not name, and only under the

@@ -8,16 +8,24 @@ the rules: they are marked ``origin: generated``, live only under scenarios/gene
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
+from horserace.corpus.encoding import event_record
+from horserace.corpus.ids import generated_id
+from horserace.engine.events import Event
+from horserace.engine.hand import Hand, Move
+from horserace.engine.layout import PORT_NAMES
 from horserace.engine.match import deal
 from horserace.engine.ruleset import CANONICAL, Ruleset
-from horserace.engine.hand import Hand
-from horserace.corpus.encoding import event_record
-from horserace.engine.layout import PORT_NAMES
 from horserace.engine.tiles import NAMES
-from horserace.corpus.ids import generated_id
+from horserace.engine.types import Port
 
-def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, ruleset: Ruleset = CANONICAL) -> dict:
+__all__ = ["random_play_fixture"]
+
+
+def random_play_fixture(
+    seed: int, players: int = 2, partnership: bool = False, ruleset: Ruleset = CANONICAL
+) -> dict[str, Any]:
     """A seeded random hand as a ``play`` fixture: the placements (and, under
     ``continuation=optional``, the continuations given up) are the decisions of the
     random player, in order; draws and passes follow from the boneyard."""
@@ -27,13 +35,13 @@ def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, 
     sides = 2 if partnership else players
     hand = Hand(hands, boneyard, opener, partnership=partnership, ruleset=ruleset)
     rand = rng.random
-    placements: list[dict] = []
+    placements: list[dict[str, Any]] = []
 
-    def choose(moves):
+    def choose(moves: list[Move]) -> Move:
         tile, target, port = moves[int(rand() * len(moves))]
         entry = {"tile": NAMES[tile]}
-        if target is not None:
-            entry.update(target=NAMES[target], port=PORT_NAMES[port])
+        if target is not None:  # then port is set too: a move names both or neither
+            entry.update(target=NAMES[target], port=PORT_NAMES[cast(Port, port)])
         placements.append(entry)
         return tile, target, port
 
@@ -44,7 +52,7 @@ def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, 
         return False
 
     hand.run(choose, give_up)
-    doc = {
+    doc: dict[str, Any] = {
         "id": generated_id(seed, f"{players}{partnership}"),
         "description": f"random {players}-seat {'partnership' if partnership else 'individual'} hand, seed {seed}",
         "kind": "play",
@@ -56,15 +64,17 @@ def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, 
             "seats": players,
             "scores": [0] * sides,
             "target": 61,
-            "hands": [{
-                "hands": [[NAMES[t] for t in h] for h in hands],
-                "boneyard": [NAMES[t] for t in boneyard],
-                "opener": opener,
-                "placements": placements,
-            }],
+            "hands": [
+                {
+                    "hands": [[NAMES[t] for t in h] for h in hands],
+                    "boneyard": [NAMES[t] for t in boneyard],
+                    "opener": opener,
+                    "placements": placements,
+                }
+            ],
         },
         "expected": {
-            "hands": [{"events": [event_record(e) for e in hand.events]}],
+            "hands": [{"events": [event_record(e) for e in cast("list[Event]", hand.events)]}],  # record=True: a list
             "scores": list(hand.scores),
             "match_winners": list(hand.match_winners),
         },
@@ -72,4 +82,3 @@ def random_play_fixture(seed: int, players: int = 2, partnership: bool = False, 
     if ruleset.variants:
         doc["variants"] = ruleset.variants
     return doc
-

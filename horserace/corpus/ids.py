@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from horserace.resources.paths import default_corpus
 
@@ -19,7 +19,7 @@ __all__ = ["ALPHABET", "LENGTH", "generated_id", "new_id", "taken_ids"]
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 LENGTH = 6
 #: An ``id:`` line of a fixture file, read without parsing the YAML.
-_ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([0-9A-Z]{%d})['\"]?\s*$" % LENGTH, re.M)
+_ID_LINE = re.compile(rf"^\s*-?\s*id:\s*['\"]?([0-9A-Z]{{{LENGTH}}})['\"]?\s*$", re.M)
 
 
 def taken_ids(folders: Iterable[Path] = ()) -> set[str]:

@@ -19,8 +19,9 @@ Nothing is lost: :func:`load_paths` collects every error of every file.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
+from typing import cast
 
 import yaml
 
@@ -33,9 +34,6 @@ from horserace.resources.limits import MAX_FILE_BYTES
 from horserace.resources.paths import default_corpus, display_path
 from horserace.resources.schemas import schema_errors
 from horserace.resources.strict_yaml import parse_yaml
-
-
-
 
 
 # ---------------------------------------------------------------------- loading
@@ -53,9 +51,18 @@ def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
     lines = _fixture_lines(text, len(data))
     fixtures = [
         Fixture(
-            id=item["id"], description=item["description"], kind=item["kind"], rules=item["rules"],
-            origin=item["origin"], why=item["why"], input=item["input"], expected=item["expected"],
-            sources=item.get("sources", []), variants=item.get("variants", {}), file=file, line=lines[i],
+            id=item["id"],
+            description=item["description"],
+            kind=item["kind"],
+            rules=item["rules"],
+            origin=item["origin"],
+            why=item["why"],
+            input=item["input"],
+            expected=item["expected"],
+            sources=item.get("sources", []),
+            variants=item.get("variants", {}),
+            file=file,
+            line=lines[i],
             deprecated=item.get("deprecated"),
         )
         for i, item in enumerate(data)
@@ -72,7 +79,8 @@ def _fixture_lines(text: str, count: int) -> list[int]:
     if len(starts) == count:
         return starts
     line_of = []
-    node = yaml.compose(text, Loader=yaml.CSafeLoader)
+    # The cast: the text parsed (load_text) to a list of ``count`` fixtures, so it has a node.
+    node = cast(yaml.Node, yaml.compose(text, Loader=yaml.CSafeLoader))
     for item in node.value:
         line_of.append(item.start_mark.line + 1)
     return line_of
@@ -93,8 +101,6 @@ def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-
-
 def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True) -> Corpus:
     """Load every fixture file under ``paths`` (default: the bundled corpus), collecting
     every error; with ``check``, also run the semantic checks."""
@@ -109,7 +115,11 @@ def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True)
             errors.append(FixtureError(f"cannot read: {exc.strerror}", file=name))
             continue
         if len(raw) > MAX_FILE_BYTES:
-            errors.append(FixtureError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name))
+            errors.append(
+                FixtureError(
+                    f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name
+                )
+            )
             continue
         try:
             text = raw.decode("utf-8")

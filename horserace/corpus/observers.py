@@ -10,38 +10,59 @@ own input breaks a rule is refused) and, later, the protocol server.  Only the f
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, cast
 
-from horserace.errors import IllegalAction, RuleError, ScenarioError
-from horserace.engine.hand import DEAL_SIZE, Hand
-from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.corpus.encoding import event_record, layout_snapshot
+from horserace.corpus.fixture import Fixture
+from horserace.engine.events import Event
+from horserace.engine.hand import DEAL_SIZE, Hand, Move
+from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.ruleset import BranchUse, Ruleset
 from horserace.engine.settlement import settle
-from horserace.engine.tiles import NAMES, TILE_COUNT, parse_tile, pips_of, mask_of
+from horserace.engine.tiles import NAMES, TILE_COUNT, mask_of, parse_tile, pips_of
+from horserace.engine.types import Port, Tile
+from horserace.errors import IllegalAction, RuleError, ScenarioError
+
+# Layout and settle are looked up here when a fixture is observed: horserace.quality.mutants swaps them.
+__all__ = [
+    "OBSERVERS",
+    "Layout",
+    "check_scenario",
+    "move_name",
+    "new_position",
+    "observe",
+    "observe_illegal",
+    "observe_layout",
+    "observe_perft",
+    "observe_play",
+    "observe_settlement",
+    "settle",
+    "with_target",
+]
 
 
-def _tile(text: str, where: str) -> int:
+def _tile(text: str, where: str) -> Tile:
     try:
         return parse_tile(text)
     except RuleError as exc:
         raise ScenarioError(f"{where}: {exc.message}", exc.rule) from None
 
 
-def _tiles(items: list, where: str) -> list[int]:
+def _tiles(items: list[str], where: str) -> list[Tile]:
     return [_tile(t, f"{where}[{i}]") for i, t in enumerate(items)]
 
 
-def _placement(entry: dict, where: str) -> tuple[int, int | None, int | None]:
+def _placement(entry: dict[str, Any], where: str) -> Move:
     tile = _tile(entry["tile"], f"{where}.tile")
     target = _tile(entry["target"], f"{where}.target") if "target" in entry else None
     port = parse_port(entry["port"]) if "port" in entry else None
     return tile, target, port
 
 
-def move_name(tile: int, target: int | None, port: int | None) -> str:
+def move_name(tile: Tile, target: Tile | None, port: Port | None) -> str:
     """A move in text: ``"[1|4]"`` for the opening, ``"[1|1] [1|4] low"`` otherwise."""
-    return NAMES[tile] if target is None else f"{NAMES[tile]} {NAMES[target]} {PORT_NAMES[port]}"
+    # The cast: a move with a target has a port (the schema requires them together).
+    return NAMES[tile] if target is None else f"{NAMES[tile]} {NAMES[target]} {PORT_NAMES[cast(Port, port)]}"
 
 
 def with_target(ruleset: Ruleset, target: int) -> Ruleset:
@@ -50,7 +71,7 @@ def with_target(ruleset: Ruleset, target: int) -> Ruleset:
 
 
 # ---------------------------------------------------------------------- layout
-def _apply_to_layout(layout: Layout, entries: list[dict], where: str) -> None:
+def _apply_to_layout(layout: Layout, entries: list[dict[str, Any]], where: str) -> None:
     for i, entry in enumerate(entries):
         tile, target, port = _placement(entry, f"{where}[{i}]")
         if tile in layout:
@@ -62,7 +83,7 @@ def _apply_to_layout(layout: Layout, entries: list[dict], where: str) -> None:
         layout.place(tile, target, port)
 
 
-def observe_layout(inp: dict, ruleset: Ruleset) -> dict:
+def observe_layout(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
     _apply_to_layout(layout, inp.get("setup", []), "input.setup")
     steps = []
@@ -77,7 +98,7 @@ def observe_layout(inp: dict, ruleset: Ruleset) -> dict:
 
 
 # ---------------------------------------------------------------------- positions
-def _table(inp: dict) -> tuple[bool, int, list[int]]:
+def _table(inp: dict[str, Any]) -> tuple[bool, int, list[int]]:
     partnership = inp["mode"] == "partnership"
     seats = inp["seats"]
     if partnership and seats != 4:
@@ -91,7 +112,9 @@ def _table(inp: dict) -> tuple[bool, int, list[int]]:
     return partnership, seats, scores
 
 
-def new_position(deal: dict, where: str, *, partnership: bool, seats: int, scores: list[int], ruleset: Ruleset) -> Hand:
+def new_position(
+    deal: dict[str, Any], where: str, *, partnership: bool, seats: int, scores: list[int], ruleset: Ruleset
+) -> Hand:
     """A hand at its starting position: a fresh deal, or a deal with placements already on
     the layout.  Every tile once (HR-SET-1), all 28 accounted for (HR-DEAL-2), deal sizes
     for a fresh deal (HR-DEAL-1)."""
@@ -104,8 +127,11 @@ def new_position(deal: dict, where: str, *, partnership: bool, seats: int, score
     layout_entries = deal.get("layout", [])
     layout_tiles = [_tile(e["tile"], f"{where}.layout[{i}].tile") for i, e in enumerate(layout_entries)]
     seen: dict[int, str] = {}
-    for label, group in [*((f"{where}.hands[{s}]", h) for s, h in enumerate(hands)),
-                         (f"{where}.boneyard", boneyard), (f"{where}.layout", layout_tiles)]:
+    for label, group in [
+        *((f"{where}.hands[{s}]", h) for s, h in enumerate(hands)),
+        (f"{where}.boneyard", boneyard),
+        (f"{where}.layout", layout_tiles),
+    ]:
         for t in group:
             if t in seen:
                 raise ScenarioError(f"{NAMES[t]} appears twice ({seen[t]} and {label})", "HR-SET-1")
@@ -114,26 +140,41 @@ def new_position(deal: dict, where: str, *, partnership: bool, seats: int, score
         missing = sorted(set(range(TILE_COUNT)) - set(seen))
         raise ScenarioError(
             f"{where}: hands, boneyard and layout hold {len(seen)} tiles, not 28; missing "
-            + " ".join(NAMES[t] for t in missing), "HR-DEAL-2")
+            + " ".join(NAMES[t] for t in missing),
+            "HR-DEAL-2",
+        )
     if not layout_entries:
         size = DEAL_SIZE[seats]
         for s, h in enumerate(hands):
             if len(h) != size:
-                raise ScenarioError(f"{where}.hands[{s}]: a fresh deal gives {size} tiles to each of {seats} players, not {len(h)}", "HR-DEAL-1")
+                raise ScenarioError(
+                    f"{where}.hands[{s}]: a fresh deal gives {size} tiles to each of {seats} players, not {len(h)}",
+                    "HR-DEAL-1",
+                )
         if len(boneyard) != TILE_COUNT - size * seats:
-            raise ScenarioError(f"{where}.boneyard: {TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2")
-    hand = Hand(hands, boneyard, deal["opener"], partnership=partnership, scores=scores, ruleset=ruleset,
-                validate=False, fresh_deal=False)
+            raise ScenarioError(
+                f"{where}.boneyard: {TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2"
+            )
+    hand = Hand(
+        hands,
+        boneyard,
+        deal["opener"],
+        partnership=partnership,
+        scores=scores,
+        ruleset=ruleset,
+        validate=False,
+        fresh_deal=False,
+    )
     _apply_to_layout(hand.layout, layout_entries, f"{where}.layout")
     return hand
 
 
 # ---------------------------------------------------------------------- play
-def observe_play(inp: dict, ruleset: Ruleset) -> dict:
+def observe_play(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
-    out = []
-    hand = None
+    out: list[dict[str, Any]] = []
+    hand: Hand | None = None
     offset = 0  # placements of earlier hands, for the index of a refused one
     for n, hand_input in enumerate(inp["hands"]):
         where = f"input.hands[{n}]"
@@ -143,7 +184,8 @@ def observe_play(inp: dict, ruleset: Ruleset) -> dict:
             if hand.next_opener is not None and hand_input["opener"] != hand.next_opener:
                 raise ScenarioError(
                     f"{where}.opener: seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
-                    "HR-OPEN-3")
+                    "HR-OPEN-3",
+                )
         hand = new_position(hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
         try:
             _play_listed(hand, hand_input["placements"], f"{where}.placements")
@@ -152,12 +194,12 @@ def observe_play(inp: dict, ruleset: Ruleset) -> dict:
                 exc.at += offset
             raise
         offset += len(hand_input["placements"])
-        out.append({"events": [event_record(e) for e in hand.events]})
+        out.append({"events": [event_record(e) for e in cast("list[Event]", hand.events)]})  # record=True: a list
         scores = list(hand.scores)
     return {"hands": out, "scores": scores, "match_winners": list(hand.match_winners) if hand else []}
 
 
-def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
+def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: str) -> None:
     """Play the listed placements in order, making forced draws and passes between them;
     stop when the hand ends or the list runs out."""
     i = 0
@@ -178,14 +220,18 @@ def _play_listed(hand: Hand, entries: list[dict], where: str) -> None:
         try:
             hand.place(seat, tile, target, port)
         except IllegalAction as exc:
-            raise ScenarioError(f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}", exc.rule, i) from None
+            raise ScenarioError(
+                f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}",
+                exc.rule,
+                i,
+            ) from None
         i += 1
     if i < len(entries):
         raise ScenarioError(f"{where}[{i}]: the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3", i)
 
 
 # ---------------------------------------------------------------------- settlement
-def observe_settlement(inp: dict, ruleset: Ruleset) -> dict:
+def observe_settlement(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     if len(inp["hands"]) != seats:
         raise ScenarioError(f"input.hands: {seats} seats need {seats} hands", "HR-SEAT-1")
@@ -200,14 +246,23 @@ def observe_settlement(inp: dict, ruleset: Ruleset) -> dict:
             raise ScenarioError(f"input.ended_by: there is no seat {domino}", "HR-SEAT-3")
         if hands[domino]:
             raise ScenarioError(f"input.ended_by: seat {domino} ended the hand but still holds tiles", "HR-END-1")
-    result = settle([pips_of(mask_of(h)) for h in hands], partnership=partnership, domino_seat=domino,
-                    scores=scores, target=inp["target"])
-    return {"winners": list(result.winners), "credits": list(result.credits), "scores": list(result.scores),
-            "match_winners": list(result.match_winners)}
+    result = settle(
+        [pips_of(mask_of(h)) for h in hands],
+        partnership=partnership,
+        domino_seat=domino,
+        scores=scores,
+        target=inp["target"],
+    )
+    return {
+        "winners": list(result.winners),
+        "credits": list(result.credits),
+        "scores": list(result.scores),
+        "match_winners": list(result.match_winners),
+    }
 
 
 # ---------------------------------------------------------------------- illegal
-def observe_illegal(inp: dict, ruleset: Ruleset) -> dict:
+def observe_illegal(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
     hand = new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
@@ -231,37 +286,42 @@ def observe_illegal(inp: dict, ruleset: Ruleset) -> dict:
 
 
 # ---------------------------------------------------------------------- perft
-def _decisions(hand: Hand) -> list[tuple]:
+#: A choice at one point of a hand: a placement ``("place", tile, target, port)`` or
+#: ending the turn, ``("end-turn",)``.
+_Decision = tuple[Literal["end-turn"]] | tuple[Literal["place"], Tile, Tile | None, Port | None]
+
+
+def _decisions(hand: Hand) -> list[_Decision]:
     """The distinct choices at the current point, after forced draws and passes: the
     legal placements, plus ending the turn where the variant allows it."""
     hand.play_forced()
     if hand.over:
         return []
-    moves = [("place", *m) for m in hand.legal_placements()]
+    moves: list[_Decision] = [("place", *m) for m in hand.legal_placements()]
     if hand.may_end_turn():
         moves.append(("end-turn",))
     return moves
 
 
-def _apply(hand: Hand, move: tuple) -> None:
+def _apply(hand: Hand, move: _Decision) -> None:
     if move[0] == "end-turn":
         hand.end_turn(hand.to_act)
     else:
         hand.place(hand.to_act, move[1], move[2], move[3])
 
 
-def _name(move: tuple) -> str:
+def _name(move: _Decision) -> str:
     return "end-turn" if move[0] == "end-turn" else move_name(*move[1:])
 
 
-def observe_perft(inp: dict, ruleset: Ruleset) -> dict:
+def observe_perft(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
 
     def fresh() -> Hand:
         return new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
 
-    def count(path: list[tuple], depth: int) -> int:
+    def count(path: list[_Decision], depth: int) -> int:
         hand = fresh()
         hand.events = None
         for move in path:
@@ -274,7 +334,7 @@ def observe_perft(inp: dict, ruleset: Ruleset) -> dict:
 
     depth = inp["depth"]
     root = fresh()
-    divide = {}
+    divide: dict[str, int] = {}
     for move in _decisions(root):
         divide[_name(move)] = count([move], depth - 1)
     nodes = sum(divide.values()) if divide else 1
@@ -290,12 +350,14 @@ OBSERVERS = {
 }
 
 
-def observe(kind: str, inp: dict, variants: dict[str, str] | None = None) -> dict[str, Any]:
+def observe(kind: str, inp: dict[str, Any], variants: dict[str, str] | None = None) -> dict[str, Any]:
     """The reference engine's observations for a fixture input."""
-    return OBSERVERS[kind](inp, Ruleset.from_readings(**(variants or {})))
+    # The casts here and below: mypy checks **variants against from_readings' target (an
+    # int) too; variants hold register readings only.
+    return OBSERVERS[kind](inp, Ruleset.from_readings(**cast("dict[str, Any]", variants or {})))
 
 
-def check_scenario(fixture) -> None:
+def check_scenario(fixture: Fixture) -> None:
     """The semantic checks of a fixture's input (raises :class:`ScenarioError`)."""
     if fixture.kind == "illegal":
         # The position must be valid (observing checks it); where the rejection falls is
@@ -303,11 +365,20 @@ def check_scenario(fixture) -> None:
         observe("illegal", fixture.input, fixture.variants)
         last = len(fixture.input["actions"]) - 1
         if fixture.expected.get("rejected_at") != last:
-            raise ScenarioError(f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects")
+            raise ScenarioError(
+                f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects"
+            )
         return
     if fixture.kind == "perft":
         # The position must be valid; counting is replay's job.
         partnership, seats, scores = _table(fixture.input)
-        new_position(fixture.input, "input", partnership=partnership, seats=seats, scores=scores, ruleset=Ruleset.from_readings(**fixture.variants))
+        new_position(
+            fixture.input,
+            "input",
+            partnership=partnership,
+            seats=seats,
+            scores=scores,
+            ruleset=Ruleset.from_readings(**cast("dict[str, Any]", fixture.variants)),
+        )
         return
     observe(fixture.kind, fixture.input, fixture.variants)

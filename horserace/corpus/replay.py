@@ -6,6 +6,7 @@ field (:mod:`horserace.corpus.compare`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
@@ -16,9 +17,6 @@ from horserace.errors import ScenarioError
 __all__ = ["Result", "replay_fixture"]
 
 
-
-
-
 @dataclass
 class Result:
     fixture: Fixture
@@ -26,11 +24,17 @@ class Result:
     differences: list[Difference] = field(default_factory=list)
     message: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         fx = self.fixture
         return {
-            "id": fx.id, "file": fx.file, "line": fx.line, "kind": fx.kind, "rule": fx.primary_rule,
-            "rules": fx.rules, "status": self.status, "message": self.message,
+            "id": fx.id,
+            "file": fx.file,
+            "line": fx.line,
+            "kind": fx.kind,
+            "rule": fx.primary_rule,
+            "rules": fx.rules,
+            "status": self.status,
+            "message": self.message,
             "differences": [d.to_dict() for d in self.differences],
         }
 

@@ -6,18 +6,22 @@ register variant (canonical readings included) needs a fixture that names it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from horserace.corpus.fixture import Fixture
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.resources.documents import load_rules
 
+__all__ = ["MIN_FIXTURES_PER_RULE", "coverage_report"]
+
 MIN_FIXTURES_PER_RULE = 2
 
 
-def coverage_report(fixtures: list[Fixture]) -> dict:
+def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
     fixtures = [fx for fx in fixtures if not fx.deprecated]  # withdrawn fixtures cover nothing
     rules = load_rules()
     by_rule: dict[str, list[str]] = {rule_id: [] for rule_id in rules}
-    primary: dict[str, int] = {rule_id: 0 for rule_id in rules}
+    primary: dict[str, int] = dict.fromkeys(rules, 0)
     for fx in fixtures:
         for i, rule_id in enumerate(fx.rules):
             by_rule.setdefault(rule_id, []).append(fx.id)
@@ -27,10 +31,12 @@ def coverage_report(fixtures: list[Fixture]) -> dict:
     for fx in fixtures:
         for name, reading in fx.variants.items():
             readings.setdefault(name, {}).setdefault(reading, []).append(fx.id)
-    gaps = []
+    gaps: list[dict[str, Any]] = []
     for rule_id, ids in by_rule.items():
         if len(ids) < MIN_FIXTURES_PER_RULE:
-            gaps.append({"rule": rule_id, "fixtures": len(ids), "problem": f"fewer than {MIN_FIXTURES_PER_RULE} fixtures"})
+            gaps.append(
+                {"rule": rule_id, "fixtures": len(ids), "problem": f"fewer than {MIN_FIXTURES_PER_RULE} fixtures"}
+            )
     for name, by_reading in readings.items():
         for reading, ids in by_reading.items():
             if not ids:
@@ -41,28 +47,10 @@ def coverage_report(fixtures: list[Fixture]) -> dict:
     return {
         "fixtures": len(fixtures),
         "kinds": kinds,
-        "rules": [{"rule": r, "title": rules[r].title if r in rules else "", "fixtures": ids, "primary": primary.get(r, 0)}
-                  for r, ids in by_rule.items()],
-        "readings": {name: {reading: ids for reading, ids in rs.items()} for name, rs in readings.items()},
+        "rules": [
+            {"rule": r, "title": rules[r].title if r in rules else "", "fixtures": ids, "primary": primary.get(r, 0)}
+            for r, ids in by_rule.items()
+        ],
+        "readings": {name: dict(rs) for name, rs in readings.items()},
         "gaps": gaps,
     }
-
-
-def format_text(report: dict) -> str:
-    lines = [f"{report['fixtures']} fixtures: " + ", ".join(f"{n} {k}" for k, n in sorted(report["kinds"].items())), ""]
-    lines.append(f"{'rule':<14} {'fixtures':>8} {'primary':>8}  title")
-    for row in report["rules"]:
-        mark = "  <-- needs more" if len(row["fixtures"]) < MIN_FIXTURES_PER_RULE else ""
-        lines.append(f"{row['rule']:<14} {len(row['fixtures']):>8} {row['primary']:>8}  {row['title']}{mark}")
-    lines.append("")
-    lines.append("register readings:")
-    for name, readings in report["readings"].items():
-        lines.append("  " + name + ": " + ", ".join(f"{r} ({len(ids)})" for r, ids in readings.items()))
-    lines.append("")
-    if report["gaps"]:
-        lines.append(f"{len(report['gaps'])} gap(s):")
-        for gap in report["gaps"]:
-            lines.append(f"  {gap.get('rule') or gap.get('variant')}: {gap['problem']}")
-    else:
-        lines.append("no gaps: every rule has at least two fixtures and every reading has one")
-    return "\n".join(lines)

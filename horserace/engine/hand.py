@@ -18,9 +18,9 @@ opener are inputs.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import cast
 
-from horserace.errors import IllegalAction, SetupError
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
 from horserace.engine.layout import CREDIT, Layout
 from horserace.engine.ruleset import (
@@ -35,14 +35,19 @@ from horserace.engine.ruleset import (
 )
 from horserace.engine.settlement import Settlement, settle
 from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of, tiles_of
+from horserace.engine.types import Mask, Port, Seat, Side, Tile
+from horserace.errors import IllegalAction, SetupError
+
+# Layout and settle are looked up here when a hand runs: horserace.quality.mutants swaps them.
+__all__ = ["DEAL_SIZE", "Hand", "Layout", "Move", "settle"]
 
 _new = tuple.__new__
 
 #: A placement: (tile, target tile, target port); the opening has no target (HR-MOVE-1).
-Move = tuple[int, int | None, int | None]
+Move = tuple[Tile, Tile | None, Port | None]
 
 #: Tiles dealt to each player by number of players (HR-DEAL-1).
-DEAL_SIZE = {2: 7, 3: 6, 4: 5}
+DEAL_SIZE: dict[int, int] = {2: 7, 3: 6, 4: 5}
 
 
 class Hand:
@@ -50,18 +55,40 @@ class Hand:
     action methods."""
 
     __slots__ = (
-        "ruleset", "partnership", "seats", "target", "layout", "hands", "boneyard",
-        "_next_draw", "scores", "to_act", "_continuing", "_pending", "_drew", "_drawn_mask",
-        "_last_ended", "_passes", "over", "match_over", "settlement", "reason",
-        "match_winners", "next_opener", "events", "_opening_continues", "_whole_hand",
-        "_end_turn_variant", "_immediate_block",
+        "_continuing",
+        "_drawn_mask",
+        "_drew",
+        "_end_turn_variant",
+        "_immediate_block",
+        "_last_ended",
+        "_next_draw",
+        "_opening_continues",
+        "_passes",
+        "_pending",
+        "_whole_hand",
+        "boneyard",
+        "events",
+        "hands",
+        "layout",
+        "match_over",
+        "match_winners",
+        "next_opener",
+        "over",
+        "partnership",
+        "reason",
+        "ruleset",
+        "scores",
+        "seats",
+        "settlement",
+        "target",
+        "to_act",
     )
 
     def __init__(
         self,
-        hands: Sequence[Sequence[int]],
-        boneyard: Sequence[int],
-        opener: int,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        opener: Seat,
         *,
         partnership: bool = False,
         scores: Sequence[int] | None = None,
@@ -96,23 +123,23 @@ class Hand:
         self.partnership = partnership
         self.seats = seats
         self.layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
-        self.hands = masks
-        self.boneyard = list(boneyard)
+        self.hands: list[Mask] = masks
+        self.boneyard: list[Tile] = list(boneyard)
         self._next_draw = 0
         self.scores = list(scores)
-        self.to_act = opener
+        self.to_act: Seat = opener
         self._continuing = False  # the player to act is in a continuation (HR-TURN-1)
         self._pending = -1  # playable tile drawn this turn, to be placed (HR-DRAW-3)
         self._drew = False  # the player to act has drawn in this turn
         self._drawn_mask = 0  # tiles drawn in this hand (variant drawn_tile_scope)
-        self._last_ended: tuple[int, str] | None = None
+        self._last_ended: tuple[Seat, str] | None = None  # (seat, rule that ended its turn)
         self._passes = 0
         self.over = False
         self.match_over = False
         self.settlement: Settlement | None = None
         self.reason: HandEndReason | None = None
-        self.match_winners: tuple[int, ...] = ()
-        self.next_opener: int | None = None
+        self.match_winners: tuple[Side, ...] = ()
+        self.next_opener: Seat | None = None
         self.events: list[Event] | None = [] if record else None
         self._opening_continues = ruleset.opening_continuation is OpeningContinuation.EARNED
         self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
@@ -120,7 +147,7 @@ class Hand:
         self._immediate_block = ruleset.block_detection is BlockDetection.IMMEDIATE
 
     @staticmethod
-    def _validate_deal(hands: Sequence[Sequence[int]], boneyard: Sequence[int], fresh_deal: bool) -> None:
+    def _validate_deal(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], fresh_deal: bool) -> None:
         """Every tile once (HR-SET-1); for a fresh deal, all 28 tiles and the deal sizes of
         HR-DEAL-1 and HR-DEAL-2."""
         seen = 0
@@ -144,7 +171,7 @@ class Hand:
                     )
 
     # ------------------------------------------------------------------ queries
-    def side_of(self, seat: int) -> int:
+    def side_of(self, seat: Seat) -> Side:
         """The side a seat scores for (HR-SEAT-1, HR-SEAT-2)."""
         return seat % 2 if self.partnership else seat
 
@@ -153,7 +180,7 @@ class Hand:
         return len(self.boneyard) - self._next_draw
 
     @property
-    def pending_drawn(self) -> int | None:
+    def pending_drawn(self) -> Tile | None:
         """The playable tile just drawn, which must be placed now (HR-DRAW-3)."""
         return None if self._pending < 0 else self._pending
 
@@ -162,10 +189,10 @@ class Hand:
         """Whether the player to act is placing a continuation (HR-TURN-1)."""
         return self._continuing
 
-    def hand_tiles(self, seat: int) -> list[int]:
+    def hand_tiles(self, seat: Seat) -> list[Tile]:
         return tiles_of(self.hands[seat])
 
-    def legal_placements(self) -> list[tuple[int, int | None, int | None]]:
+    def legal_placements(self) -> list[Move]:
         """Distinct legal placements ``(tile, target, port)`` for the player to act."""
         if self.over:
             return []
@@ -173,7 +200,7 @@ class Hand:
             return [(self._pending, tg, p) for tg, p in self.layout.moves_for(self._pending)]
         return self.layout.moves_for_mask(self.hands[self.to_act])
 
-    def can_place(self, seat: int) -> bool:
+    def can_place(self, seat: Seat) -> bool:
         return bool(self.hands[seat] & self.layout.open_mask)
 
     def must_draw(self) -> bool:
@@ -183,14 +210,11 @@ class Hand:
     def may_end_turn(self) -> bool:
         """Variant ``continuation=optional``: a continuation may be given up (HRI-2)."""
         return (
-            not self.over
-            and self._continuing
-            and not self._drew
-            and self.ruleset.continuation is Continuation.OPTIONAL
+            not self.over and self._continuing and not self._drew and self.ruleset.continuation is Continuation.OPTIONAL
         )
 
     # ------------------------------------------------------------------ actions
-    def place(self, seat: int, tile: int, target: int | None = None, port: int | None = None) -> Place | None:
+    def place(self, seat: Seat, tile: Tile, target: Tile | None = None, port: Port | None = None) -> Place | None:
         """Place ``tile`` from ``seat``'s hand on ``(target, port)``; ``None`` target for
         the opening tile.  Returns the :class:`Place` event (``None`` when not recording)."""
         self._check_actor(seat)
@@ -205,7 +229,7 @@ class Hand:
         target, port = self.layout.normalise(tile, target, port)
         return self._place(seat, tile, target, port)
 
-    def _place(self, seat: int, tile: int, target: int | None, port: int | None) -> Place | None:
+    def _place(self, seat: Seat, tile: Tile, target: Tile | None, port: Port | None) -> Place | None:
         """Apply a placement already known to be legal (the hot path)."""
         layout = self.layout
         opening = not layout.order
@@ -263,7 +287,7 @@ class Hand:
             self._next_turn(seat, "HR-TURN-3" if drawn else "HR-TURN-1")
         return event
 
-    def draw(self, seat: int) -> int:
+    def draw(self, seat: Seat) -> Tile:
         """Draw one tile (HR-DRAW-2); returns it.  If it plays, it must be placed next."""
         self._check_actor(seat)
         if self._pending >= 0:
@@ -278,7 +302,7 @@ class Hand:
             raise IllegalAction("the boneyard is empty", rule="HR-DRAW-4", seat=seat)
         return self._draw(seat)
 
-    def _draw(self, seat: int) -> int:
+    def _draw(self, seat: Seat) -> Tile:
         tile = self.boneyard[self._next_draw]
         self._next_draw += 1
         bit = 1 << tile
@@ -294,7 +318,7 @@ class Hand:
             self._check_block()
         return tile
 
-    def pass_turn(self, seat: int) -> None:
+    def pass_turn(self, seat: Seat) -> None:
         """Pass: allowed only with no legal placement and an empty boneyard (HR-PASS-1)."""
         self._check_actor(seat)
         if self._pending >= 0 or self.hands[seat] & self.layout.open_mask:
@@ -307,7 +331,7 @@ class Hand:
             )
         self._pass(seat)
 
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: Seat) -> None:
         if self.events is not None:
             self.events.append(Pass(seat))
         self._passes += 1
@@ -315,7 +339,7 @@ class Hand:
         if not self._immediate_block and self._passes >= self.seats:
             self._finish(HandEndReason.BLOCKED, None)  # HRI-5 variant: a round of passes
 
-    def end_turn(self, seat: int) -> None:
+    def end_turn(self, seat: Seat) -> None:
         """Give up a continuation: only under the variant ``continuation=optional``."""
         self._check_actor(seat)
         if not self.may_end_turn():
@@ -341,6 +365,9 @@ class Hand:
         moves_for_mask = layout.moves_for_mask  # bound once: this loop is the benchmark's hot path
         place = self._place
         optional = give_up is not None and self.ruleset.continuation is Continuation.OPTIONAL
+        # give_up() is called only when ``optional``, so never on None; the cast (once per
+        # hand, outside the loop) tells mypy so.
+        give_up = cast("Callable[[], bool]", give_up)
         while not self.over:
             seat = self.to_act
             pending = self._pending
@@ -375,7 +402,7 @@ class Hand:
                 self._pass(seat)
 
     # ------------------------------------------------------------------ internals
-    def _check_actor(self, seat: int) -> None:
+    def _check_actor(self, seat: Seat) -> None:
         """The first checks of every action (spec/rules.md, order of checks)."""
         if self.match_over:
             raise IllegalAction("the match is over", rule="HR-MATCH-3", seat=seat)
@@ -386,13 +413,15 @@ class Hand:
                 raise IllegalAction(f"there is no seat {seat}", rule="HR-SEAT-3", seat=seat)
             ended = self._last_ended
             if ended is not None and ended[0] == seat:
-                why = "a placed drawn tile always ends the turn" if ended[1] == "HR-TURN-3" else (
-                    "a non-double that does not score ends the turn"
+                why = (
+                    "a placed drawn tile always ends the turn"
+                    if ended[1] == "HR-TURN-3"
+                    else ("a non-double that does not score ends the turn")
                 )
                 raise IllegalAction(f"seat {seat}'s turn has ended: {why}", rule=ended[1], seat=seat)
             raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", rule="HR-SEAT-3", seat=seat)
 
-    def _next_turn(self, seat: int, ended_by: str | None) -> None:
+    def _next_turn(self, seat: Seat, ended_by: str | None) -> None:
         self.to_act = (seat + 1) % self.seats  # HR-SEAT-3
         self._continuing = False
         self._pending = -1
@@ -407,7 +436,7 @@ class Hand:
                 return
         self._finish(HandEndReason.BLOCKED, None)
 
-    def _finish(self, reason: HandEndReason, domino_seat: int | None) -> None:
+    def _finish(self, reason: HandEndReason, domino_seat: Seat | None) -> None:
         pips = tuple(map(pips_of, self.hands))
         result = settle(
             pips, partnership=self.partnership, domino_seat=domino_seat, scores=self.scores, target=self.target
@@ -420,12 +449,13 @@ class Hand:
         if result.match_winners:
             self.next_opener = None
         if self.events is not None:
-            self.events.append(_new(HandEnd, (reason, result.winners, pips, result.credits, result.scores,
-                                              self.next_opener)))
+            self.events.append(
+                _new(HandEnd, (reason, result.winners, pips, result.credits, result.scores, self.next_opener))
+            )
         if result.match_winners:
             self._end_match(result.match_winners)
 
-    def _end_match_by_placement(self, side: int) -> None:
+    def _end_match_by_placement(self, side: Side) -> None:
         self.over = True
         self.reason = HandEndReason.MATCH
         self.next_opener = None
@@ -435,7 +465,7 @@ class Hand:
             self.events.append(HandEnd(HandEndReason.MATCH, (), pips, (0,) * sides, tuple(self.scores), None))
         self._end_match((side,))
 
-    def _end_match(self, winners: tuple[int, ...]) -> None:
+    def _end_match(self, winners: tuple[Side, ...]) -> None:
         self.match_over = True
         self.match_winners = winners
         if self.events is not None:

@@ -21,12 +21,32 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from horserace.errors import IllegalAction, NotationError
 from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, MAX_PIPS, NAMES, VALUE_MASK
+from horserace.engine.types import Mask, Port, Tile
+from horserace.errors import IllegalAction, NotationError
+
+# HIGH (of horserace.engine.tiles) too: horserace.quality.mutants reads it from here.
+__all__ = [
+    "BRANCH_A",
+    "BRANCH_B",
+    "CREDIT",
+    "HIGH",
+    "LINEAR_A",
+    "LINEAR_B",
+    "MASK_OF_VALUES",
+    "PORT_HIGH",
+    "PORT_LOW",
+    "PORT_NAMES",
+    "AttachmentPoint",
+    "Connection",
+    "Contribution",
+    "Layout",
+    "parse_port",
+    "port_value",
+]
 
 
-
-def _mask_of_values(values: int) -> int:
+def _mask_of_values(values: int) -> Mask:
     mask = 0
     for v in range(MAX_PIPS + 1):
         if values >> v & 1:
@@ -35,7 +55,7 @@ def _mask_of_values(values: int) -> int:
 
 
 #: ``MASK_OF_VALUES[b]``: the tiles that match some value whose bit is set in ``b``.
-MASK_OF_VALUES: tuple[int, ...] = tuple(_mask_of_values(b) for b in range(1 << (MAX_PIPS + 1)))
+MASK_OF_VALUES: tuple[Mask, ...] = tuple(_mask_of_values(b) for b in range(1 << (MAX_PIPS + 1)))
 
 # Ports (HR-MOVE-1).  A non-double has LOW and HIGH; a double the other four.
 PORT_LOW, PORT_HIGH, LINEAR_A, LINEAR_B, BRANCH_A, BRANCH_B = range(6)
@@ -50,43 +70,41 @@ _BOTH_LINEAR = _LA | _LB
 CREDIT: tuple[int, ...] = tuple(c if c > 0 and c % 5 == 0 else 0 for c in range(256))
 
 
-def parse_port(text: str) -> int:
+def parse_port(text: str) -> Port:
     """Port index from its name (HR-MOVE-1)."""
     try:
         return _PORT_BY_NAME[text]
     except (KeyError, TypeError):
-        raise NotationError(
-            f"{text!r} is not a port; ports are {', '.join(PORT_NAMES)}", rule="HR-MOVE-1"
-        ) from None
+        raise NotationError(f"{text!r} is not a port; ports are {', '.join(PORT_NAMES)}", rule="HR-MOVE-1") from None
 
 
 class Contribution(NamedTuple):
     """One counted contribution (HR-COUNT-1): a free end of a non-double (``port`` set),
     or a double with a free linear side (``port`` is ``None``: the double counts whole)."""
 
-    tile: int
-    port: int | None
+    tile: Tile
+    port: Port | None
     value: int
 
 
 class AttachmentPoint(NamedTuple):
     """A free port where a tile of matching value may be placed (HR-PLACE-1)."""
 
-    tile: int
-    port: int
+    tile: Tile
+    port: Port
     value: int
 
 
 class Connection(NamedTuple):
     """Two touching ports: the target's port and the placed tile's port."""
 
-    tile: int
-    port: int
-    other: int
-    other_port: int
+    tile: Tile
+    port: Port
+    other: Tile
+    other_port: Port
 
 
-def port_value(t: int, port: int) -> int:
+def port_value(t: Tile, port: Port) -> int:
     """The value a port of tile ``t`` shows: its half, or the double's value."""
     return HIGH[t] if port == PORT_HIGH else LOW[t]
 
@@ -97,42 +115,42 @@ class Layout:
     ``branch_use_one`` selects the register variant HRI-10 ``branch_use=one``.
     """
 
-    __slots__ = ("order", "_filled", "_slots", "_open_values", "open_mask", "count", "_joins", "_one_branch")
+    __slots__ = ("_filled", "_joins", "_one_branch", "_open_values", "_slots", "count", "open_mask", "order")
 
     def __init__(self, *, branch_use_one: bool = False) -> None:
-        self.order: list[int] = []
-        self._filled: dict[int, int] = {}
-        self._slots: list[list[tuple[int, int]]] = [[] for _ in range(MAX_PIPS + 1)]
+        self.order: list[Tile] = []
+        self._filled: dict[Tile, int] = {}  # bit p set: port p is occupied
+        self._slots: list[list[tuple[Tile, Port]]] = [[] for _ in range(MAX_PIPS + 1)]
         self._open_values = 0  # bit v set: some move attaches to value v
         #: Tiles that have a legal placement now; every tile on an empty layout (HR-OPEN-2).
-        self.open_mask = FULL_SET_MASK
+        self.open_mask: Mask = FULL_SET_MASK
         #: Sum of counted contributions (HR-COUNT-1).
         self.count = 0
-        self._joins: list[tuple[int, int, int, int]] = []
+        self._joins: list[tuple[Tile, Port, Tile, Port]] = []
         self._one_branch = branch_use_one
 
     # ------------------------------------------------------------------ queries
     def __len__(self) -> int:
         return len(self.order)
 
-    def __contains__(self, t: int) -> bool:
+    def __contains__(self, t: Tile) -> bool:
         return t in self._filled
 
-    def moves_for(self, t: int) -> list[tuple[int | None, int | None]]:
+    def moves_for(self, t: Tile) -> list[tuple[Tile | None, Port | None]]:
         """Distinct legal ``(target, port)`` pairs for tile ``t`` (HR-MOVE-2); the
         opening move is ``(None, None)``."""
         if not self.order:
             return [(None, None)]
         slots = self._slots
-        out = list(slots[LOW[t]])
+        out: list[tuple[Tile | None, Port | None]] = list(slots[LOW[t]])
         if HIGH[t] != LOW[t]:
             out.extend(slots[HIGH[t]])
         return out
 
-    def moves_for_mask(self, hand: int) -> list[tuple[int, int | None, int | None]]:
+    def moves_for_mask(self, hand: Mask) -> list[tuple[Tile, Tile | None, Port | None]]:
         """Every distinct legal placement ``(tile, target, port)`` for a hand bit mask."""
         playable = hand & self.open_mask
-        out: list[tuple[int, int | None, int | None]] = []
+        out: list[tuple[Tile, Tile | None, Port | None]] = []
         if not playable:
             return out
         if not self.order:
@@ -177,7 +195,7 @@ class Layout:
             filled = self._filled[t]
             if IS_DOUBLE[t]:
                 if filled & _BOTH_LINEAR != _BOTH_LINEAR:
-                    ports = (LINEAR_A, LINEAR_B)
+                    ports: tuple[Port, ...] = (LINEAR_A, LINEAR_B)
                 elif self._one_branch and filled & (_BA | _BB):
                     ports = ()
                 else:
@@ -193,16 +211,16 @@ class Layout:
         """Every pair of touching ports, in placement order."""
         return [Connection(*j) for j in self._joins]
 
-    def spinners(self) -> list[int]:
+    def spinners(self) -> list[Tile]:
         """Every double on the layout is a spinner (HR-SPIN-1)."""
         return [t for t in self.order if IS_DOUBLE[t]]
 
-    def filled_ports(self, t: int) -> int:
+    def filled_ports(self, t: Tile) -> int:
         """Bit set of the occupied ports of a placed tile."""
         return self._filled[t]
 
     # ------------------------------------------------------------------ validation
-    def normalise(self, t: int, target: int | None, port: int | None) -> tuple[int | None, int | None]:
+    def normalise(self, t: Tile, target: Tile | None, port: Port | None) -> tuple[Tile | None, Port | None]:
         """Check that placing ``t`` on ``(target, port)`` is legal and return the
         canonical ``(target, port)`` (HR-MOVE-2 mirror names).  Raises
         :class:`IllegalAction` naming the first rule broken, in the spec's order of checks:
@@ -226,9 +244,7 @@ class Layout:
         double = IS_DOUBLE[target]
         if double != (port >= LINEAR_A):
             kind = "a double" if double else "a non-double"
-            raise IllegalAction(
-                f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}", rule="HR-MOVE-1"
-            )
+            raise IllegalAction(f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}", rule="HR-MOVE-1")
         if double:
             if port >= BRANCH_A and filled & _BOTH_LINEAR != _BOTH_LINEAR:
                 raise IllegalAction(
@@ -242,9 +258,7 @@ class Layout:
             elif port == BRANCH_B and not filled & (_BA | _BB):
                 port = BRANCH_A
         if filled & (1 << port):
-            raise IllegalAction(
-                f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied", rule="HR-PLACE-1"
-            )
+            raise IllegalAction(f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied", rule="HR-PLACE-1")
         if double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
             raise IllegalAction(
                 f"spinner {NAMES[target]} already has a started branch (variant branch_use=one)",
@@ -259,7 +273,7 @@ class Layout:
         return target, port
 
     # ------------------------------------------------------------------ mutation
-    def place(self, t: int, target: int | None, port: int | None) -> int:
+    def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:
         """Place tile ``t`` on a move already checked by :meth:`normalise` (or produced by
         :meth:`moves_for_mask`); return the new count (HR-COUNT-1)."""
         slots = self._slots
@@ -280,14 +294,17 @@ class Layout:
             self.open_mask = MASK_OF_VALUES[values]
             return count
 
+        # From here ``port`` is a Port: a move names both a target and a port or neither
+        # (normalise, moves_for_mask).  mypy cannot see the pairing and the hot path takes
+        # no check to narrow it, hence the ``type: ignore`` comments below.
         value = HIGH[target] if port == PORT_HIGH else LOW[target]
         target_slots = slots[value]
-        target_slots.remove((target, port))
-        filled = self._filled[target] | (1 << port)
+        target_slots.remove((target, port))  # type: ignore[arg-type]  # port is set, see above
+        filled = self._filled[target] | (1 << port)  # type: ignore[operator]  # port is set, see above
         self._filled[target] = filled
         count = self.count
         if IS_DOUBLE[target]:
-            if port <= LINEAR_B:
+            if port <= LINEAR_B:  # type: ignore[operator]  # port is set, see above
                 if filled & _BOTH_LINEAR == _BOTH_LINEAR:
                     count -= 2 * value  # HR-COUNT-3: now interior
                     target_slots.append((target, BRANCH_A))  # branches open (HR-SPIN-2)
@@ -316,7 +333,7 @@ class Layout:
             added = lo
             count += lo
             slots[lo].append((t, PORT_LOW))
-        self._joins.append((target, port, t, touching))
+        self._joins.append((target, port, t, touching))  # type: ignore[arg-type]  # port is set, see above
         self.count = count
         values = self._open_values | (1 << added)
         if not target_slots:

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import random
 
-from horserace.errors import SetupError
 from horserace.engine.hand import DEAL_SIZE, Hand
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.tiles import ALL_TILES
+from horserace.engine.types import Seat, Side, Tile
+from horserace.errors import SetupError
+
+__all__ = ["Match", "deal", "draw_lot"]
 
 
-def deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[int]]:
+def deal(rng: random.Random, players: int) -> tuple[list[list[Tile]], list[Tile]]:
     """Shuffle the 28 tiles and deal 7 / 6 / 5 each; the rest, in draw order, is the
     boneyard (HR-DEAL-1, HR-DEAL-2)."""
     size = DEAL_SIZE.get(players)
@@ -27,11 +30,11 @@ def deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[int]]:
     for i in range(len(tiles) - 1, 0, -1):
         j = int(rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
-    hands = [tiles[i * size:(i + 1) * size] for i in range(players)]
-    return hands, tiles[players * size:]
+    hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+    return hands, tiles[players * size :]
 
 
-def draw_lot(rng: random.Random, seats: int) -> int:
+def draw_lot(rng: random.Random, seats: int) -> Seat:
     """A neutral lot among the seats (HR-OPEN-1; HRI-13: a uniform choice models the
     repetition among tied candidates)."""
     return rng.randrange(seats)
@@ -60,11 +63,11 @@ class Match:
         self.rng = rng if rng is not None else random.Random(seed)
         self.record = record
         self.scores = [0] * (2 if partnership else players)
-        self.opener = draw_lot(self.rng, players)  # HR-OPEN-1
+        self.opener: Seat = draw_lot(self.rng, players)  # HR-OPEN-1
         self.opener_by_lot = True
         self.hands_played = 0
         self.over = False
-        self.winners: tuple[int, ...] = ()
+        self.winners: tuple[Side, ...] = ()
 
     def deal(self) -> Hand:
         """Deal the next hand."""

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import random
 
-from horserace.engine.hand import Hand
+from horserace.engine.hand import Hand, Move
+
+__all__ = ["play_random_hand"]
 
 
 def play_random_hand(hand: Hand, rng: random.Random) -> Hand:
     """Play ``hand`` to its end with uniformly random legal placements."""
     rand = rng.random
 
-    def choose(moves):
+    def choose(moves: list[Move]) -> Move:
         return moves[int(rand() * len(moves))]
 
     def give_up() -> bool:

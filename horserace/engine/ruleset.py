@@ -90,9 +90,12 @@ class Ruleset:
             value = getattr(self, f.name)
             enum_type = type(f.default)
             if not isinstance(value, enum_type):
-                warnings.warn("Ruleset(field='reading') with strings is deprecated: use "
-                              "Ruleset.from_readings(field='reading') or the field's enum",
-                              DeprecationWarning, stacklevel=3)
+                warnings.warn(
+                    "Ruleset(field='reading') with strings is deprecated: use "
+                    "Ruleset.from_readings(field='reading') or the field's enum",
+                    DeprecationWarning,
+                    stacklevel=3,
+                )
                 object.__setattr__(self, f.name, _reading(f.name, value))
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise InputError(f"ruleset target must be a positive whole number, not {self.target!r}")
@@ -128,7 +131,8 @@ class Ruleset:
         """A copy with one register field set to ``reading``."""
         if field not in _ENUMS:
             raise InputError(f"no register variant is named {field!r}; known: {', '.join(_ENUMS)}")
-        return replace(self, **{field: _reading(field, reading)})
+        changes: dict[str, Any] = {field: _reading(field, reading)}
+        return replace(self, **changes)
 
 
 #: The enum of each register field.
@@ -148,7 +152,5 @@ CANONICAL = Ruleset()
 
 #: Register variant fields and their readings, canonical first.
 VARIANT_FIELDS: dict[str, tuple[str, ...]] = {
-    f.name: tuple(m.value for m in type(f.default))
-    for f in fields(Ruleset)
-    if f.name != "target"
+    name: tuple(m.value for m in enum_type) for name, enum_type in _ENUMS.items()
 }

@@ -5,9 +5,13 @@ Pure functions over numbers, shared by the engine and by ``settlement`` fixtures
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
+from horserace.engine.types import Seat, Side
 from horserace.errors import SetupError
+
+__all__ = ["Settlement", "hand_credit", "round_to_five", "settle", "side_totals"]
 
 
 def round_to_five(pips: int) -> int:
@@ -22,10 +26,10 @@ def hand_credit(pips: int) -> int:
 
 
 class Settlement(NamedTuple):
-    winners: tuple[int, ...]  #: winning sides of the hand
+    winners: tuple[Side, ...]  #: winning sides of the hand
     credits: tuple[int, ...]  #: credit per side, displayed points
     scores: tuple[int, ...]  #: per side, after the credits
-    match_winners: tuple[int, ...]  #: sides at or over the target; empty if none
+    match_winners: tuple[Side, ...]  #: sides at or over the target; empty if none
 
 
 def side_totals(pips_by_seat: Sequence[int], partnership: bool) -> list[int]:
@@ -41,7 +45,7 @@ def settle(
     pips_by_seat: Sequence[int],
     *,
     partnership: bool,
-    domino_seat: int | None,
+    domino_seat: Seat | None,
     scores: Sequence[int],
     target: int,
 ) -> Settlement:
@@ -56,9 +60,7 @@ def settle(
     """
     totals = side_totals(pips_by_seat, partnership)
     if len(scores) != len(totals):
-        raise SetupError(
-            f"{len(totals)} sides need {len(totals)} scores, not {len(scores)}", rule="HR-SEAT-1"
-        )
+        raise SetupError(f"{len(totals)} sides need {len(totals)} scores, not {len(scores)}", rule="HR-SEAT-1")
     if domino_seat is None:
         low = min(totals)
         winners = tuple(side for side, total in enumerate(totals) if total == low)

@@ -10,13 +10,30 @@ halves, pip value and double-ness; the helpers convert to and from the written f
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from horserace.engine.types import Mask, Tile
 from horserace.errors import NotationError
 
 #: Highest value on a half (double-six set).
 __all__ = [
-    "ALL_TILES", "FULL_SET_MASK", "HIGH", "IS_DOUBLE", "LOW", "MAX_PIPS", "NAMES", "PIPS", "TILE_COUNT",
-    "TOTAL_PIPS", "VALUE_MASK", "mask_of", "name", "parse_tile", "pips_of", "tile", "tiles_of",
+    "ALL_TILES",
+    "FULL_SET_MASK",
+    "HIGH",
+    "IS_DOUBLE",
+    "LOW",
+    "MAX_PIPS",
+    "NAMES",
+    "PIPS",
+    "TILE_COUNT",
+    "TOTAL_PIPS",
+    "VALUE_MASK",
+    "mask_of",
+    "name",
+    "parse_tile",
+    "pips_of",
+    "tile",
+    "tiles_of",
 ]
 
 MAX_PIPS = 6
@@ -29,7 +46,7 @@ LOW = tuple(a for a, _ in _pairs)
 HIGH = tuple(b for _, b in _pairs)
 #: Number of tiles in the set: 28 (HR-SET-1).
 TILE_COUNT = len(_pairs)
-ALL_TILES: tuple[int, ...] = tuple(range(TILE_COUNT))
+ALL_TILES: tuple[Tile, ...] = tuple(range(TILE_COUNT))
 #: ``PIPS[t]``: the pip value of a tile, the sum of its halves (HR-SET-2).
 PIPS: tuple[int, ...] = tuple(a + b for a, b in _pairs)
 #: ``IS_DOUBLE[t]``: whether the tile is a double, hence a spinner (HR-SPIN-1).
@@ -38,7 +55,7 @@ IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in _pairs)
 TOTAL_PIPS = sum(PIPS)
 _INDEX = {pair: i for i, pair in enumerate(_pairs)}
 #: ``VALUE_MASK[v]``: bit mask of the tiles that carry value ``v`` on either half.
-VALUE_MASK: tuple[int, ...] = tuple(
+VALUE_MASK: tuple[Mask, ...] = tuple(
     sum(1 << t for t in ALL_TILES if v in (LOW[t], HIGH[t])) for v in range(MAX_PIPS + 1)
 )
 #: ``NAMES[t]``: the canonical written form, low half first, e.g. ``"[1|4]"``.
@@ -48,14 +65,14 @@ FULL_SET_MASK = (1 << TILE_COUNT) - 1
 _NOTATION = re.compile(r"\s*\[\s*(\d+)\s*\|\s*(\d+)\s*\]\s*\Z")
 
 
-def tile(a: int, b: int) -> int:
+def tile(a: int, b: int) -> Tile:
     """Index of the tile with halves ``a`` and ``b``, in either order (HR-MOVE-2)."""
     if not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):
         raise NotationError(f"[{a}|{b}] is not a tile of the double-six set", rule="HR-SET-1")
     return _INDEX[(a, b) if a <= b else (b, a)]
 
 
-def parse_tile(text: str) -> int:
+def parse_tile(text: str) -> Tile:
     """Parse ``"[a|b]"`` (either half first, as HR-MOVE-2 allows on input)."""
     if not isinstance(text, str):
         raise NotationError(f"a tile is written as a string like '[1|4]', not {text!r}", rule="HR-MOVE-2")
@@ -65,12 +82,12 @@ def parse_tile(text: str) -> int:
     return tile(int(match.group(1)), int(match.group(2)))
 
 
-def name(t: int) -> str:
+def name(t: Tile) -> str:
     """The canonical written form of tile index ``t``, low half first (HR-MOVE-2)."""
     return NAMES[t]
 
 
-def mask_of(tiles) -> int:
+def mask_of(tiles: Iterable[Tile]) -> Mask:
     """Bit mask of an iterable of tile indices."""
     mask = 0
     for t in tiles:
@@ -78,7 +95,7 @@ def mask_of(tiles) -> int:
     return mask
 
 
-def tiles_of(mask: int) -> list[int]:
+def tiles_of(mask: Mask) -> list[Tile]:
     """Tile indices in a bit mask, in index order."""
     out = []
     while mask:
@@ -88,7 +105,7 @@ def tiles_of(mask: int) -> list[int]:
     return out
 
 
-def pips_of(mask: int) -> int:
+def pips_of(mask: Mask) -> int:
     """Total pip value of the tiles in a bit mask (HR-SET-2)."""
     total = 0
     while mask:

@@ -9,16 +9,25 @@ from __future__ import annotations
 
 import random
 import resource
+import shutil
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Callable
+from pathlib import Path
 
+import yaml
+
+from horserace.conformance.runner import Options, run
+from horserace.corpus.generate import random_play_fixture
+from horserace.corpus.loader import load_paths
+from horserace.corpus.replay import replay_fixture
 from horserace.engine.hand import Hand
 from horserace.engine.match import deal
-from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.playout import play_random_hand
+from horserace.engine.ruleset import CANONICAL, Ruleset
 
 #: The configurations measured: (label, players, partnership).
 CONFIGS = (("2 players", 2, False), ("3 players", 3, False), ("4 players", 4, False), ("partnership", 4, True))
@@ -50,8 +59,16 @@ def play_checked_hand(hand: Hand, rng: random.Random) -> Hand:
     return hand
 
 
-def time_hands(players: int, partnership: bool, hands: int, *, record: bool, seed: int, checked: bool = False,
-               ruleset: Ruleset = CANONICAL) -> float:
+def time_hands(
+    players: int,
+    partnership: bool,
+    hands: int,
+    *,
+    record: bool,
+    seed: int,
+    checked: bool = False,
+    ruleset: Ruleset = CANONICAL,
+) -> float:
     """Hands per second for ``hands`` random hands (deal included)."""
     rng = random.Random(seed)
     play = play_checked_hand if checked else play_random_hand
@@ -77,13 +94,22 @@ def measure_play(
         rates = []
         for r in range(repeats):
             if progress:
-                progress(f"{label}, events {'on' if record else 'off'}{', checked' if checked else ''}: repeat {r + 1}/{repeats}")
-            rates.append(time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked,
-                                    ruleset=ruleset))
+                progress(
+                    f"{label}, events {'on' if record else 'off'}{', checked' if checked else ''}: repeat {r + 1}/{repeats}"
+                )
+            rates.append(
+                time_hands(players, partnership, hands, record=record, seed=seed + r, checked=checked, ruleset=ruleset)
+            )
         figures.append(
             PlayFigure(
-                label, record, "checked" if checked else "run", hands, repeats,
-                round(statistics.median(rates)), round(min(rates)), round(max(rates)),
+                label,
+                record,
+                "checked" if checked else "run",
+                hands,
+                repeats,
+                round(statistics.median(rates)),
+                round(min(rates)),
+                round(max(rates)),
             )
         )
     return figures
@@ -130,8 +156,12 @@ def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable
     }
 
 
-def report(figures: list[PlayFigure], soak_result: dict | None, corpus_result: dict | None = None,
-           conformance_result: dict | None = None) -> dict:
+def report(
+    figures: list[PlayFigure],
+    soak_result: dict | None,
+    corpus_result: dict | None = None,
+    conformance_result: dict | None = None,
+) -> dict:
     return {
         "python": sys.version.split()[0],
         "play": [asdict(f) for f in figures],
@@ -180,20 +210,16 @@ def format_text(result: dict) -> str:
     return "\n".join(lines)
 
 
-def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, seed: int = 1,
-                   progress: Callable[[str], None] | None = None) -> dict:
+def measure_corpus(
+    count: int = 10_000,
+    per_file: int = 100,
+    repeats: int = 3,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> dict:
     """Load-and-validate throughput of the strict loader against the floor (a bare
     ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same files, reading included),
     and replay throughput, on ``count`` generated ``play`` fixtures."""
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    import yaml
-
-    from horserace.corpus.loader import load_paths
-    from horserace.corpus.generate import random_play_fixture
-    from horserace.corpus.replay import replay_fixture
 
     root = Path(tempfile.mkdtemp(prefix="horserace-bench-"))
     folder = root / "generated"
@@ -207,7 +233,8 @@ def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, s
             batch.append(random_play_fixture(seed + i, players, partnership))
             if len(batch) == per_file or i == count - 1:
                 (folder / f"g{files:05d}.yaml").write_text(
-                    yaml.dump(batch, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+                    yaml.dump(batch, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8"
+                )
                 files += 1
                 batch = []
             if progress and i % 500 == 0:
@@ -250,13 +277,11 @@ def measure_corpus(count: int = 10_000, per_file: int = 100, repeats: int = 3, s
         shutil.rmtree(root, ignore_errors=True)
 
 
-def measure_conformance(rounds: int = 20, repeats: int = 3, one_shot_fixtures: int = 40,
-                        progress: Callable[[str], None] | None = None) -> dict:
+def measure_conformance(
+    rounds: int = 20, repeats: int = 3, one_shot_fixtures: int = 40, progress: Callable[[str], None] | None = None
+) -> dict:
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""
-    from horserace.conformance.runner import Options, run
-    from horserace.corpus.loader import load_paths
-    from horserace.corpus.replay import replay_fixture
 
     corpus = load_paths()
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)] * rounds

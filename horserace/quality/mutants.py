@@ -9,18 +9,21 @@ judges it.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
+from horserace.conformance.runner import Options, run
+from horserace.corpus import observers as scenario_module
+from horserace.corpus.fixture import Fixture
 from horserace.engine import hand as hand_module
 from horserace.engine import layout as layout_module
-from horserace.corpus import observers as scenario_module
 from horserace.engine import settlement as settlement_module
-from horserace.errors import IllegalAction
 from horserace.engine.events import HandEnd, HandEndReason, Place
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, Contribution, Layout
 from horserace.engine.settlement import Settlement, hand_credit, side_totals
 from horserace.engine.tiles import IS_DOUBLE, LOW, pips_of
+from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ def apply(name: str) -> Mutant:
     try:
         chosen = MUTANTS[name]
     except KeyError:
-        raise ValueError(f"no mutant is named {name!r}; known: {', '.join(MUTANTS)}") from None
+        raise UsageError(f"no mutant is named {name!r}; see 'horserace mutants --list'") from None
     chosen.apply()
     return chosen
 
@@ -57,8 +60,9 @@ _BOTH = (1 << LINEAR_A) | (1 << LINEAR_B)
 
 
 def _use_layout(cls: type[Layout]) -> None:
-    hand_module.Layout = cls
-    scenario_module.Layout = cls
+    # The mutant replaces the layout class the engine uses, in its own process only.
+    hand_module.Layout = cls  # type: ignore[misc]
+    scenario_module.Layout = cls  # type: ignore[misc]
 
 
 def _recounting(contributions: Callable[[Layout], list[Contribution]]) -> type[Layout]:
@@ -102,8 +106,9 @@ def _m_unstarted_branch() -> None:
 def _m_interior_double() -> None:
     def contributions(layout: Layout) -> list[Contribution]:
         out = Layout.contributions(layout)
-        out += [Contribution(t, None, 2 * LOW[t]) for t in layout.order
-                if IS_DOUBLE[t] and _double_state(layout, t)[1] == 0]
+        out += [
+            Contribution(t, None, 2 * LOW[t]) for t in layout.order if IS_DOUBLE[t] and _double_state(layout, t)[1] == 0
+        ]
         return out
 
     _use_layout(_recounting(contributions))
@@ -117,7 +122,9 @@ def _m_terminal_once() -> None:
     _use_layout(_recounting(contributions))
 
 
-@mutant("opening-double-per-side", "HR-COUNT-2", "a double counts both halves once per free linear side ([2|2] alone = 8)")
+@mutant(
+    "opening-double-per-side", "HR-COUNT-2", "a double counts both halves once per free linear side ([2|2] alone = 8)"
+)
 def _m_double_per_side() -> None:
     def contributions(layout: Layout) -> list[Contribution]:
         out = []
@@ -156,8 +163,9 @@ def _m_early_branches() -> None:
             for t in self.order:
                 filled = self._filled[t]
                 if IS_DOUBLE[t] and filled & _BOTH != _BOTH:
-                    points += [layout_module.AttachmentPoint(t, p, LOW[t]) for p in (BRANCH_A, BRANCH_B)
-                               if not filled >> p & 1]
+                    points += [
+                        layout_module.AttachmentPoint(t, p, LOW[t]) for p in (BRANCH_A, BRANCH_B) if not filled >> p & 1
+                    ]
             return points
 
         def _open_branches(self) -> None:
@@ -188,8 +196,15 @@ def _use_settle(fn) -> None:
     scenario_module.settle = fn
 
 
-def _settle_with(*, credit=hand_credit, round_each=False, subtract_own=False, include_partner=False,
-                 split_ties=False, first_only=False):
+def _settle_with(
+    *,
+    credit=hand_credit,
+    round_each=False,
+    subtract_own=False,
+    include_partner=False,
+    split_ties=False,
+    first_only=False,
+):
     def settle(pips_by_seat, *, partnership, domino_seat, scores, target) -> Settlement:
         totals = side_totals(pips_by_seat, partnership)
         if domino_seat is None:
@@ -200,8 +215,9 @@ def _settle_with(*, credit=hand_credit, round_each=False, subtract_own=False, in
         credits = [0] * len(totals)
         for side in winners:
             if round_each:
-                value = sum(credit(p) for seat, p in enumerate(pips_by_seat)
-                            if (seat % 2 if partnership else seat) != side)
+                value = sum(
+                    credit(p) for seat, p in enumerate(pips_by_seat) if (seat % 2 if partnership else seat) != side
+                )
             elif include_partner and partnership and domino_seat is not None:
                 value = credit(sum(p for seat, p in enumerate(pips_by_seat) if seat != domino_seat))
             else:
@@ -326,8 +342,13 @@ def _m_zero_continues() -> None:
         def _place(self, seat, tile, target, port):
             event = original(self, seat, tile, target, port)
             i = _last_place(self)
-            if i is not None and not self.over and self.events[i].count == 0 and not self.events[i].continues \
-                    and not self.events[i].drawn:
+            if (
+                i is not None
+                and not self.over
+                and self.events[i].count == 0
+                and not self.events[i].continues
+                and not self.events[i].drawn
+            ):
                 self.events[i] = self.events[i]._replace(continues=True)
                 self.to_act, self._continuing, self._last_ended = seat, True, None
             return event
@@ -360,8 +381,9 @@ def _m_exact() -> None:
     original_settle = settlement_module.settle
 
     def settle(pips_by_seat, *, partnership, domino_seat, scores, target):
-        return original_settle(pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores,
-                               target=_Exactly(target))
+        return original_settle(
+            pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores, target=_Exactly(target)
+        )
 
     _use_settle(settle)
 
@@ -379,7 +401,7 @@ def _m_settled_after_match() -> None:
             self.events.append(HandEnd(HandEndReason.MATCH, (side,), pips, tuple(credits), tuple(self.scores), None))
         self._end_match((side,))
 
-    Hand._end_match_by_placement = _end_match_by_placement
+    Hand._end_match_by_placement = _end_match_by_placement  # type: ignore[method-assign]
 
 
 def _fix_next_opener(hand, seat: int | None) -> None:
@@ -413,3 +435,51 @@ def _m_domino_opener() -> None:
         return _finish
 
     _wrap("_finish", make)
+
+
+# ---------------------------------------------------------------------- judging
+@dataclass(frozen=True)
+class Killer:
+    """A fixture that tells a mutant from the reference engine."""
+
+    id: str
+    rule: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the corpus did to one mutant."""
+
+    mutant: Mutant
+    killers: tuple[Killer, ...]
+    note: str = ""
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killers) or bool(self.note)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "mutant": self.mutant.name,
+            "rule": self.mutant.rule,
+            "description": self.mutant.description,
+            "killed": self.killed,
+            "killers": [{"id": k.id, "rule": k.rule, "status": k.status} for k in self.killers],
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def judge_through_protocol(mutant: Mutant, fixtures: list[Fixture], *, timeout: float = 20) -> Verdict:
+    """Run ``fixtures`` against ``horserace serve --mutant NAME`` in a fresh process."""
+    argv = [sys.executable, "-m", "horserace", "serve", "--mutant", mutant.name]
+    try:
+        outcomes = run(argv, fixtures, Options(timeout=timeout))
+    except ImplementationUnusable as exc:
+        return Verdict(mutant, (), note=f"unusable: {exc}")
+    killers = tuple(
+        Killer(o.fixture.id, o.fixture.primary_rule, o.status) for o in outcomes if o.status not in ("pass", "skip")
+    )
+    return Verdict(mutant, killers)

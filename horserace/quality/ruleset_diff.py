@@ -9,19 +9,18 @@ point where the two diverge.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from horserace.corpus.fixture import Fixture
-from horserace.engine.match import Match
-from horserace.corpus.encoding import event_record
-from horserace.engine.playout import play_random_hand
 from horserace.corpus.compare import Difference, diff
-from horserace.resources.rulesets import NamedRuleset
-from horserace.errors import ScenarioError
+from horserace.corpus.encoding import event_record
+from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
+from horserace.engine.match import Match
+from horserace.engine.playout import play_random_hand
+from horserace.errors import ScenarioError
+from horserace.resources.rulesets import NamedRuleset
 
 SEATINGS = ((2, False), (3, False), (4, False), (4, True))
 
@@ -33,9 +32,16 @@ class FixtureChange:
 
     def to_dict(self) -> dict:
         fx = self.fixture
-        return {"id": fx.id, "file": fx.file, "line": fx.line, "rule": fx.primary_rule, "kind": fx.kind,
-                "description": fx.description, "first": self.differences[0].to_dict(),
-                "differences": [d.to_dict() for d in self.differences]}
+        return {
+            "id": fx.id,
+            "file": fx.file,
+            "line": fx.line,
+            "rule": fx.primary_rule,
+            "kind": fx.kind,
+            "description": fx.description,
+            "first": self.differences[0].to_dict(),
+            "differences": [d.to_dict() for d in self.differences],
+        }
 
 
 @dataclass
@@ -76,9 +82,12 @@ class DiffReport:
 
     def to_dict(self) -> dict:
         return {
-            "a": self.a.to_dict(), "b": self.b.to_dict(), "fixtures": self.fixtures,
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "fixtures": self.fixtures,
             "changed_fixtures": {rule: [c.to_dict() for c in changes] for rule, changes in self.by_rule().items()},
-            "matches": self.matches, "changed_matches": [m.to_dict() for m in self.changed_matches],
+            "matches": self.matches,
+            "changed_matches": [m.to_dict() for m in self.changed_matches],
         }
 
 
@@ -119,7 +128,7 @@ def _match_trace(index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 
         hand = match.deal()
         play_random_hand(hand, match.rng)
         match.finish(hand)
-        hands.append([event_record(e) for e in hand.events])
+        hands.append([event_record(e) for e in hand.events or ()])  # a Match records events
     return players, partnership, hands, list(match.scores), list(match.winners)
 
 
@@ -136,12 +145,25 @@ def diff_matches(count: int, seed: int, a: NamedRuleset, b: NamedRuleset) -> lis
             events_a = hands_a[h] if h < len(hands_a) else []
             events_b = hands_b[h] if h < len(hands_b) else []
             if events_a != events_b:
-                e = next(i for i in range(max(len(events_a), len(events_b)))
-                         if (events_a[i] if i < len(events_a) else None) != (events_b[i] if i < len(events_b) else None))
-                changes.append(MatchChange(
-                    i, seed + i, players, partnership, h, e,
-                    events_a[e] if e < len(events_a) else None, events_b[e] if e < len(events_b) else None,
-                    (scores_a, scores_b), (winners_a, winners_b)))
+                e = next(
+                    i
+                    for i in range(max(len(events_a), len(events_b)))
+                    if (events_a[i] if i < len(events_a) else None) != (events_b[i] if i < len(events_b) else None)
+                )
+                changes.append(
+                    MatchChange(
+                        i,
+                        seed + i,
+                        players,
+                        partnership,
+                        h,
+                        e,
+                        events_a[e] if e < len(events_a) else None,
+                        events_b[e] if e < len(events_b) else None,
+                        (scores_a, scores_b),
+                        (winners_a, winners_b),
+                    )
+                )
                 break
     return changes
 
@@ -151,54 +173,3 @@ def run_diff(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset, *, play:
     if play:
         report.changed_matches = diff_matches(play, seed, a, b)
     return report
-
-
-# ---------------------------------------------------------------------- output
-def _value(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False)
-
-
-def format_text(report: DiffReport) -> str:
-    a, b = report.a.name, report.b.name
-    lines = [f"ruleset A: {a} ({report.a.description})", f"ruleset B: {b} ({report.b.description})", ""]
-    groups = report.by_rule()
-    lines.append(f"{len(report.changed)} of {report.fixtures} fixtures observe differently under A and B")
-    for rule, changes in groups.items():
-        lines.append(f"{rule} ({len(changes)})")
-        for c in changes:
-            fx, first = c.fixture, c.differences[0]
-            more = f" (+{len(c.differences) - 1} more fields)" if len(c.differences) > 1 else ""
-            lines.append(f"  {fx.id} [{fx.kind}] {fx.file}:{fx.line}: {first.path}: A {_value(first.expected)}, "
-                         f"B {_value(first.actual)}{more}")
-    if report.matches:
-        lines.append("")
-        lines.append(f"{len(report.changed_matches)} of {report.matches} seeded matches differ")
-        for m in report.changed_matches:
-            mode = "partnership" if m.partnership else f"{m.players} players"
-            lines.append(f"  match {m.index} (seed {m.seed}, {mode}): first divergence at hand {m.hand}, event {m.event}:"
-                         f" A {_value(m.a)} / B {_value(m.b)}; final scores A {m.scores[0]}, B {m.scores[1]}")
-    if report.empty:
-        lines.append("no outcome differs")
-    return "\n".join(lines)
-
-
-def format_markdown(report: DiffReport) -> str:
-    a, b = report.a.name, report.b.name
-    lines = [f"## Outcome diff: `{a}` → `{b}`", "",
-             f"- A: **{a}**: {report.a.description}", f"- B: **{b}**: {report.b.description}", "",
-             f"{len(report.changed)} of {report.fixtures} fixtures observe differently."]
-    for rule, changes in report.by_rule().items():
-        lines += ["", f"### {rule}", "", "| fixture | kind | first difference | A | B | fields |", "|---|---|---|---|---|---:|"]
-        for c in changes:
-            first = c.differences[0]
-            lines.append(f"| {c.fixture.id} | {c.fixture.kind} | `{first.path}` | `{_value(first.expected)}` | "
-                         f"`{_value(first.actual)}` | {len(c.differences)} |")
-    if report.matches:
-        lines += ["", f"{len(report.changed_matches)} of {report.matches} seeded matches differ.", ""]
-        if report.changed_matches:
-            lines += ["| match | seed | seats | first divergence | final scores A | final scores B |",
-                      "|---:|---:|---|---|---|---|"]
-            for m in report.changed_matches:
-                seats = "partnership" if m.partnership else str(m.players)
-                lines.append(f"| {m.index} | {m.seed} | {seats} | hand {m.hand}, event {m.event} | {m.scores[0]} | {m.scores[1]} |")
-    return "\n".join(lines) + "\n"

@@ -7,6 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
+__all__ = ["atomic_write", "readable"]
+
 
 def atomic_write(path: Path, text: str) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)

@@ -16,6 +16,8 @@ from typing import Any
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
 from horserace.reports.svg import layout_svg
 
+__all__ = ["OUTCOME_ORDER", "failing_layout", "render_html"]
+
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
 OUTCOME_ORDER = ("pass", "xfail", "skip", "fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
 
@@ -130,8 +132,11 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
             if m:
                 step = int(m.group(1)) if step is None else min(step, int(m.group(1)))
             elif _STEPS_LENGTH.match(path):
-                observed = ((record.get("observations") or {}).get("steps")
-                            if isinstance(record.get("observations"), dict) else None)
+                observed = (
+                    (record.get("observations") or {}).get("steps")
+                    if isinstance(record.get("observations"), dict)
+                    else None
+                )
                 first_missing = len(observed) if isinstance(observed, list) else 0
                 step = first_missing if step is None else min(step, first_missing)
         how = "the first step that differs"
@@ -140,16 +145,24 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
         if step is None or step >= len(steps):
             caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
             return list(setup) + list(steps), caption + ", as the fixture expects it."
-        caption = (f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
-                   + (f", after {len(setup)} setup placement(s)" if setup else "") + ", as the fixture expects it.")
+        caption = (
+            f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
+            + (f", after {len(setup)} setup placement(s)" if setup else "")
+            + ", as the fixture expects it."
+        )
         return list(setup) + list(steps[: step + 1]), caption
 
     if kind == "play":
         hands = inp.get("hands") or []
         if not isinstance(hands, list) or not hands:
             return None
-        expected_hands = (record.get("expected") or {}).get("hands") if isinstance(record.get("expected"), dict) else None
-        observed_hands = (record.get("observations") or {}).get("hands") if isinstance(record.get("observations"), dict) else None
+        # No hands is an empty list; hands of the wrong shape fail where they are indexed (caught there).
+        expected_hands = (
+            (record.get("expected") or {}).get("hands", []) if isinstance(record.get("expected"), dict) else []
+        )
+        observed_hands = (
+            (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
+        )
         first: tuple[int, int] | None = None
         for path in paths:
             m = _EVENT.match(path)
@@ -179,31 +192,42 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
             count = placed + (1 if at_place else 0)
             own = _placements_only(hands[h].get("placements"))[:count]
             prefix = hands[h].get("layout") or []
-            what = (f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
-                    if at_place else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)")
+            what = (
+                f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
+                if at_place
+                else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
+            )
             return list(prefix) + own, f"Hand {h}: the layout {what}, as the fixture expects it."
         if refused:
-            at = int(refused.group(1))
+            action = int(refused.group(1))
             for h, hand in enumerate(hands):
                 entries = hand.get("placements") if isinstance(hand, dict) else None
                 entries = entries if isinstance(entries, list) else []
-                if at < len(entries):
-                    own = _placements_only(entries[: at + 1])
+                if action < len(entries):
+                    own = _placements_only(entries[: action + 1])
                     prefix = hand.get("layout") or []
-                    return (list(prefix) + own,
-                            f"Hand {h}: the layout after placement {at} ({_describe_placement(entries[at])}), "
-                            "the placement the implementation refused, as the fixture lists it.")
-                at -= len(entries)
+                    return (
+                        list(prefix) + own,
+                        f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
+                        "the placement the implementation refused, as the fixture lists it.",
+                    )
+                action -= len(entries)
         h = len(hands) - 1
         hand = hands[h] if isinstance(hands[h], dict) else {}
-        return (list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
-                f"Hand {h}: the layout after all its listed placements.")
+        return (
+            list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
+            f"Hand {h}: the layout after all its listed placements.",
+        )
 
     if kind in ("illegal", "perft"):
         layout = inp.get("layout")
         if isinstance(layout, list) and layout:
-            return list(layout), "The position's layout (before the fixture's actions)." if kind == "illegal" \
-                else "The position's layout."
+            return (
+                list(layout),
+                "The position's layout (before the fixture's actions)."
+                if kind == "illegal"
+                else "The position's layout.",
+            )
         return None
     return None
 
@@ -214,10 +238,15 @@ def _drawing(record: dict) -> str:
         if found is None:
             return ""
         placements, caption = found
-        variants = record.get("variants") if isinstance(record.get("variants"), dict) else {}
-        what = "the position's layout" if record.get("kind") in ("illegal", "perft") else "the layout at the failing step"
-        svg = layout_svg(placements, title=f"{record.get('id', '')}: {what}",
-                         branch_use_one=variants.get("branch_use") == "one")
+        variants = record.get("variants")
+        if not isinstance(variants, dict):
+            variants = {}
+        what = (
+            "the position's layout" if record.get("kind") in ("illegal", "perft") else "the layout at the failing step"
+        )
+        svg = layout_svg(
+            placements, title=f"{record.get('id', '')}: {what}", branch_use_one=variants.get("branch_use") == "one"
+        )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
     return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
@@ -242,29 +271,40 @@ def _differences_table(record: dict) -> str:
     for d in diffs:
         actual = d.get("actual")
         missing = actual == "<missing>"
-        actual_cell = ('<td class="value missing">missing from the answer</td>' if missing
-                       else f'<td class="value">{_e(_json(actual, None))}</td>')
-        rows.append(f'<tr><td><code>{_e(d.get("path", ""))}</code></td>'
-                    f'<td class="value">{_e(_json(d.get("expected"), None))}</td>{actual_cell}</tr>')
-    return ('<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+        actual_cell = (
+            '<td class="value missing">missing from the answer</td>'
+            if missing
+            else f'<td class="value">{_e(_json(actual, None))}</td>'
+        )
+        rows.append(
+            f"<tr><td><code>{_e(d.get('path', ''))}</code></td>"
+            f'<td class="value">{_e(_json(d.get("expected"), None))}</td>{actual_cell}</tr>'
+        )
+    return (
+        '<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def _fixture_section(record: dict, anchor: str) -> str:
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
     status = str(record.get("status", ""))
-    parts = [f'<section class="fixture" id="{_e(anchor)}">',
-             f'<h3><code>{_e(record.get("id", "?"))}</code> <span class="status {_e(status)}">{_e(status)}</span> '
-             f'<span class="zero">[{_e(record.get("kind", "?"))}]</span></h3>',
-             f'<p class="description">{_e(record.get("description", ""))}</p>',
-             '<table class="meta">'
-             f'<tr><td>file</td><td><code>{_e(record.get("file", "?"))}:{_e(record.get("line", "?"))}</code></td></tr>'
-             f'<tr><td>rules</td><td>{" ".join(f"<code>{_e(r)}</code>" for r in rules)} '
-             f'(primary: <code>{_e(record.get("rule", ""))}</code>)</td></tr>']
+    parts = [
+        f'<section class="fixture" id="{_e(anchor)}">',
+        f'<h3><code>{_e(record.get("id", "?"))}</code> <span class="status {_e(status)}">{_e(status)}</span> '
+        f'<span class="zero">[{_e(record.get("kind", "?"))}]</span></h3>',
+        f'<p class="description">{_e(record.get("description", ""))}</p>',
+        '<table class="meta">'
+        f"<tr><td>file</td><td><code>{_e(record.get('file', '?'))}:{_e(record.get('line', '?'))}</code></td></tr>"
+        f"<tr><td>rules</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in rules)} "
+        f"(primary: <code>{_e(record.get('rule', ''))}</code>)</td></tr>",
+    ]
     variants = record.get("variants")
     if variants:
-        parts.append(f'<tr><td>readings</td><td>{_e(", ".join(f"{k}={v}" for k, v in variants.items()) if isinstance(variants, dict) else variants)}</td></tr>')
+        parts.append(
+            f"<tr><td>readings</td><td>{_e(', '.join(f'{k}={v}' for k, v in variants.items()) if isinstance(variants, dict) else variants)}</td></tr>"
+        )
     parts.append("</table>")
     if record.get("message"):
         parts.append(f'<div class="message">{_e(record["message"])}</div>')
@@ -275,14 +315,16 @@ def _fixture_section(record: dict, anchor: str) -> str:
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
     if "input" in record:
-        parts.append(f'<details><summary>Input</summary><pre>{_e(_json(record["input"]))}</pre></details>')
+        parts.append(f"<details><summary>Input</summary><pre>{_e(_json(record['input']))}</pre></details>")
     if "expected" in record:
-        parts.append(f'<details><summary>Expected</summary><pre>{_e(_json(record["expected"]))}</pre></details>')
+        parts.append(f"<details><summary>Expected</summary><pre>{_e(_json(record['expected']))}</pre></details>")
     if "observations" in record:
-        parts.append(f'<details><summary>The implementation\'s observations</summary>'
-                     f'<pre>{_e(_json(record["observations"]))}</pre></details>')
+        parts.append(
+            f"<details><summary>The implementation's observations</summary>"
+            f"<pre>{_e(_json(record['observations']))}</pre></details>"
+        )
     if record.get("stderr"):
-        parts.append(f'<details><summary>Standard error (tail)</summary><pre>{_e(record["stderr"])}</pre></details>')
+        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_e(record['stderr'])}</pre></details>")
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
 
@@ -304,59 +346,89 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
         anchors.setdefault(str(r.get("id", "")), anchor)
         failing_anchors.append(anchor)
 
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>Horse Race conformance: {_e(name)} — {_e(verdict)}</title>",
-           f"<style>{_CSS}</style>", "</head>", "<body>", "<main>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Horse Race conformance: {_e(name)} — {_e(verdict)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+    ]
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
     out.append(f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>')
     if footer.get("unusable"):
-        out.append(f'<div class="alert"><strong>The implementation could not be used:</strong> '
-                   f'{_e(footer["unusable"])}</div>')
+        out.append(
+            f'<div class="alert"><strong>The implementation could not be used:</strong> {_e(footer["unusable"])}</div>'
+        )
     if footer.get("interrupted"):
-        out.append(f'<div class="alert"><strong>The run was interrupted:</strong> '
-                   f'{_e(footer.get("error") or "the run did not finish")}. The counts below are partial.</div>')
+        out.append(
+            f'<div class="alert"><strong>The run was interrupted:</strong> '
+            f"{_e(footer.get('error') or 'the run did not finish')}. The counts below are partial.</div>"
+        )
 
-    meta = [("implementation", hello.get("name") if hello else header.get("command", "")),
-            ("version", hello.get("version", "") if hello else ""),
-            ("language", hello.get("language", "") if hello else ""),
-            ("command", header.get("command", "")),
-            ("mode", header.get("mode", "")),
-            ("suite version", header.get("suite", "")),
-            ("protocol version", header.get("protocol", "")),
-            ("implementation's protocol", hello.get("protocol", "") if hello else ""),
-            ("started", header.get("started", "")),
-            ("finished", footer.get("finished", ""))]
+    meta = [
+        ("implementation", hello.get("name") if hello else header.get("command", "")),
+        ("version", hello.get("version", "") if hello else ""),
+        ("language", hello.get("language", "") if hello else ""),
+        ("command", header.get("command", "")),
+        ("mode", header.get("mode", "")),
+        ("suite version", header.get("suite", "")),
+        ("protocol version", header.get("protocol", "")),
+        ("implementation's protocol", hello.get("protocol", "") if hello else ""),
+        ("started", header.get("started", "")),
+        ("finished", footer.get("finished", "")),
+    ]
     readings = hello.get("readings") if hello else None
     if isinstance(readings, dict) and readings:
         meta.append(("readings", ", ".join(f"{k}={v}" for k, v in readings.items())))
-    if hello and hello.get("kinds"):
-        meta.append(("kinds", ", ".join(map(str, hello.get("kinds")))))
-    out.append('<table class="meta">' + "".join(
-        f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in meta if v not in (None, "")) + "</table>")
+    kinds = hello.get("kinds") if hello else None
+    if kinds:
+        meta.append(("kinds", ", ".join(map(str, kinds))))
+    out.append(
+        '<table class="meta">'
+        + "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in meta if v not in (None, ""))
+        + "</table>"
+    )
 
-    counts = footer.get("counts") if isinstance(footer.get("counts"), dict) else tally(results)
+    counts = footer.get("counts")
+    if not isinstance(counts, dict):
+        counts = tally(results)
     names = [k for k in OUTCOME_ORDER if k in counts] + [k for k in counts if k not in OUTCOME_ORDER]
     out.append("<h2>Outcomes</h2>")
-    out.append('<table class="counts"><thead><tr><th>outcome</th><th class="num">fixtures</th></tr></thead><tbody>'
-               + "".join(f'<tr class="{"zero" if not counts[k] else ""}"><td>{_e(k)}</td>'
-                         f'<td class="num">{_e(counts[k])}</td></tr>' for k in names)
-               + f'<tr><th>total</th><th class="num">{sum(v for v in counts.values() if isinstance(v, int))}</th></tr>'
-               + "</tbody></table>")
+    out.append(
+        '<table class="counts"><thead><tr><th>outcome</th><th class="num">fixtures</th></tr></thead><tbody>'
+        + "".join(
+            f'<tr class="{"zero" if not counts[k] else ""}"><td>{_e(k)}</td><td class="num">{_e(counts[k])}</td></tr>'
+            for k in names
+        )
+        + f'<tr><th>total</th><th class="num">{sum(v for v in counts.values() if isinstance(v, int))}</th></tr>'
+        + "</tbody></table>"
+    )
 
     out.append("<h2>Per rule</h2>")
     rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
     if rows:
         body = []
         for row in rows:
-            links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in row["failing"])
+            links = " ".join(
+                f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in row["failing"]
+            )
             cls = ' class="failed"' if row["failed"] else ""
-            body.append(f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td class=\"num\">{row['passed']}</td>"
-                        f"<td class=\"num\">{row['failed']}</td><td class=\"num\">{row['skipped']}</td>"
-                        f'<td class="failing-ids">{links}</td></tr>')
-        out.append('<table class="rules"><thead><tr><th>rule</th><th class="num">passed</th><th class="num">failed</th>'
-                   '<th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
-                   + "".join(body) + "</tbody></table>")
+            body.append(
+                f'<tr{cls}><td><code>{_e(row["rule"])}</code></td><td class="num">{row["passed"]}</td>'
+                f'<td class="num">{row["failed"]}</td><td class="num">{row["skipped"]}</td>'
+                f'<td class="failing-ids">{links}</td></tr>'
+            )
+        out.append(
+            '<table class="rules"><thead><tr><th>rule</th><th class="num">passed</th><th class="num">failed</th>'
+            '<th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
+            + "".join(body)
+            + "</tbody></table>"
+        )
     else:
         out.append("<p>No fixture was run.</p>")
 
@@ -364,12 +436,16 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     if footer.get("unusable") and not results:
         out.append("<p>No fixture was run: the implementation could not be used (see above).</p>")
     elif not failing:
-        out.append('<p class="notice">No failures: every fixture that ran passed '
-                   '(or failed as the expectations file expects).</p>')
+        out.append(
+            '<p class="notice">No failures: every fixture that ran passed '
+            "(or failed as the expectations file expects).</p>"
+        )
     for record, anchor in zip(failing, failing_anchors):
         out.append(_fixture_section(record, anchor))
 
-    out.append(f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
-               f'protocol {_e(header.get("protocol", "?"))}.</p>')
+    out.append(
+        f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
+        f"protocol {_e(header.get('protocol', '?'))}.</p>"
+    )
     out += ["</main>", "</body>", "</html>"]
     return "\n".join(out) + "\n"

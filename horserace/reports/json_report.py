@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from horserace.reports.summary import per_rule
 
 __all__ = ["json_report"]

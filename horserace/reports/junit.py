@@ -12,27 +12,38 @@ __all__ = ["junit_xml"]
 
 def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
     """One test case per fixture, named by ID and grouped by primary rule."""
-    failures = sum(1 for r in results if r["status"] not in PASSING and r["status"] not in ("error", "crash", "timeout"))
+    failures = sum(
+        1 for r in results if r["status"] not in PASSING and r["status"] not in ("error", "crash", "timeout")
+    )
     errors = sum(1 for r in results if r["status"] in ("error", "crash", "timeout"))
     skipped = sum(1 for r in results if r["status"] == "skip")
     total_time = sum(r.get("seconds", 0) for r in results)
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name={quoteattr("horserace " + str(header.get("suite")))} tests="{len(results)}" '
-           f'failures="{failures}" errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">',
-           f'  <testsuite name={quoteattr(implementation_name(header))} tests="{len(results)}" failures="{failures}" '
-           f'errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">']
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name={quoteattr("horserace " + str(header.get("suite")))} tests="{len(results)}" '
+        f'failures="{failures}" errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">',
+        f'  <testsuite name={quoteattr(implementation_name(header))} tests="{len(results)}" failures="{failures}" '
+        f'errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">',
+    ]
     for r in results:
         attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}" file={quoteattr(r["file"])} line="{r["line"]}"'
         status = r["status"]
-        body = "\n".join(f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}" for d in r.get("differences", []))
+        body = "\n".join(
+            f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}"
+            for d in r.get("differences", [])
+        )
         if status in ("pass", "xfail"):
             out.append(f"    <testcase {attrs}/>")
         elif status == "skip":
             out.append(f"    <testcase {attrs}><skipped message={quoteattr(r['message'])}/></testcase>")
         elif status in ("error", "crash", "timeout"):
-            out.append(f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(r['message'])}>{escape(r.get('stderr', ''))}</error></testcase>")
+            out.append(
+                f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(r['message'])}>{escape(r.get('stderr', ''))}</error></testcase>"
+            )
         else:
-            out.append(f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(r['message'] or status)}>{escape(body)}</failure></testcase>")
+            out.append(
+                f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(r['message'] or status)}>{escape(body)}</failure></testcase>"
+            )
     out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"

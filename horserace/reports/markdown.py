@@ -12,15 +12,28 @@ __all__ = ["markdown"]
 def markdown(header: dict, results: list[dict], footer: dict) -> str:
     counts = footer.get("counts", tally(results))
     verdict = "conformant" if footer.get("conformant") else "not conformant"
-    lines = [f"# Horse Race conformance: {implementation_name(header)}", "",
-             f"Suite {header.get('suite')}, protocol {header.get('protocol')}, {header.get('started')}: **{verdict}**.", "",
-             "| outcome | fixtures |", "|---|---:|"]
+    lines = [
+        f"# Horse Race conformance: {implementation_name(header)}",
+        "",
+        f"Suite {header.get('suite')}, protocol {header.get('protocol')}, {header.get('started')}: **{verdict}**.",
+        "",
+        "| outcome | fixtures |",
+        "|---|---:|",
+    ]
     lines += [f"| {k} | {n} |" for k, n in counts.items() if n]
     if footer.get("unusable"):
         lines += ["", f"The implementation could not be used: {footer['unusable']}"]
-    lines += ["", "## Per rule", "", "| rule | passed | failed | skipped | failing fixtures |", "|---|---:|---:|---:|---|"]
+    lines += [
+        "",
+        "## Per rule",
+        "",
+        "| rule | passed | failed | skipped | failing fixtures |",
+        "|---|---:|---:|---:|---|",
+    ]
     for row in per_rule(results):
-        lines.append(f"| {row['rule']} | {row['passed']} | {row['failed']} | {row['skipped']} | {' '.join(row['failing'])} |")
+        lines.append(
+            f"| {row['rule']} | {row['passed']} | {row['failed']} | {row['skipped']} | {' '.join(row['failing'])} |"
+        )
     failing = [r for r in results if r["status"] not in PASSING]
     if failing:
         lines += ["", "## Failures", ""]

@@ -14,8 +14,6 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
-from typing import Any
 
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.reports._files import readable
@@ -34,8 +32,13 @@ class ResultStream:
         self._tmp = Path(tmp)
         self._file = os.fdopen(fd, "w", encoding="utf-8")
         #: Written with the first result (so that the implementation's hello can join it).
-        self.header = {"record": "header", "suite": __version__, "protocol": PROTOCOL_VERSION,
-                       "started": _now(), **header}
+        self.header = {
+            "record": "header",
+            "suite": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "started": _now(),
+            **header,
+        }
         self._header_written = False
         self.results: list[dict] = []
         self.footer: dict | None = None
@@ -59,13 +62,19 @@ class ResultStream:
         readable(self._tmp)
         os.replace(self._tmp, self.path)
 
-    def __enter__(self) -> "ResultStream":
+    def __enter__(self) -> ResultStream:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.footer is None:
-            self.finish({"interrupted": True, "counts": tally(self.results), "conformant": False,
-                         "error": f"{exc_type.__name__}: {exc}" if exc_type else "the run did not finish"})
+            self.finish(
+                {
+                    "interrupted": True,
+                    "counts": tally(self.results),
+                    "conformant": False,
+                    "error": f"{exc_type.__name__}: {exc}" if exc_type else "the run did not finish",
+                }
+            )
 
 
 def _now() -> str:

@@ -40,7 +40,6 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from horserace.errors import HorseRaceError
 from horserace.engine.layout import (
     BRANCH_A,
     BRANCH_B,
@@ -54,6 +53,9 @@ from horserace.engine.layout import (
     port_value,
 )
 from horserace.engine.tiles import IS_DOUBLE, LOW, NAMES, parse_tile
+from horserace.errors import HorseRaceError, RuleError
+
+__all__ = ["SPINNER_COLOUR", "layout_svg"]
 
 #: Pixels per grid unit; a tile half is 2 x 2 units.
 UNIT = 20
@@ -65,7 +67,7 @@ HOLLOW_COLOUR = "#333333"
 MAX_HALF_WIDTH = 28
 
 _E, _W, _N, _S = (1, 0), (-1, 0), (0, -1), (0, 1)
-_FONT = "font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\""
+_FONT = 'font-family="DejaVu Sans, Verdana, Arial, sans-serif"'
 
 
 def _add(p, q, k=1):
@@ -177,11 +179,13 @@ def build_layout(placements, *, branch_use_one: bool = False) -> tuple[Layout, l
             layout.place(t, target, port)
         except (HorseRaceError, ValueError, TypeError, KeyError, IndexError) as exc:
             reason = exc.message if isinstance(exc, HorseRaceError) else str(exc)
-            if isinstance(exc, HorseRaceError):
+            if isinstance(exc, RuleError):
                 reason += f" ({exc.rule})"
             rest = len(entries) - i - 1
-            notes.append(f"placement {i} ({_describe(entry)}) cannot be drawn: {reason}. "
-                         f"The drawing stops before it" + (f"; {rest} later placement(s) not drawn." if rest else "."))
+            notes.append(
+                f"placement {i} ({_describe(entry)}) cannot be drawn: {reason}. "
+                f"The drawing stops before it" + (f"; {rest} later placement(s) not drawn." if rest else ".")
+            )
             break
     return layout, notes
 
@@ -223,11 +227,12 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
             depth[t] = depth[p] + (port in (BRANCH_A, BRANCH_B))
     sequence = sorted(layout.order, key=lambda t: (depth[t], order_index[t]))
 
-    occupied: dict[tuple[int, int], tuple[str, int]] = {}
+    # Each cell's owner: ("tile", tile), ("link", tile) or ("room", tile, port).
+    occupied: dict[tuple[int, int], tuple[str, int] | tuple[str, int, int]] = {}
     placed: dict[int, _Placed] = {}
 
     exits: dict[int, list[tuple[int, int | None]]] = {}  # each tile's ports that get a mark or a child
-    for (t, port) in marks:
+    for t, port in marks:
         exits.setdefault(t, []).append((port, None))
     for child, (p, port, _) in parent.items():
         exits.setdefault(p, []).append((port, child))
@@ -291,16 +296,27 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
         reach = max(max(xs) - min(xs), max(ys) - min(ys)) + 12
         for margin in (1, 0):  # a unit of room around the tile if possible, else none
             for r in range(2, reach):
-                ring = [(point[0] + dx, point[1] + dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)
-                        if max(abs(dx), abs(dy)) == r]
-                ring.sort(key=lambda q: ((q[0] - point[0]) ** 2 + (q[1] - point[1]) ** 2,
-                                         -((q[0] - point[0]) * facing[0] + (q[1] - point[1]) * facing[1]), q))
+                ring = [
+                    (point[0] + dx, point[1] + dy)
+                    for dx in range(-r, r + 1)
+                    for dy in range(-r, r + 1)
+                    if max(abs(dx), abs(dy)) == r
+                ]
+                ring.sort(
+                    key=lambda q: (
+                        (q[0] - point[0]) ** 2 + (q[1] - point[1]) ** 2,
+                        -((q[0] - point[0]) * facing[0] + (q[1] - point[1]) * facing[1]),
+                        q,
+                    )
+                )
                 for q in ring:
                     for d in (facing, *_across(facing)):
                         if (q[0] - point[0]) * d[0] + (q[1] - point[1]) * d[1] <= 0:
                             continue  # the connector would run into the tile itself
                         cand = _Placed(t, q, d, touching, connector=(point, q))
-                        if fits(cand, parent_tile, parent_port, False, margin) and clear(point, q, parent_tile, parent_port):
+                        if fits(cand, parent_tile, parent_port, False, margin) and clear(
+                            point, q, parent_tile, parent_port
+                        ):
                             return cand
         # Enclosed (never seen in practice): straight out beyond everything drawn.
         k = 2
@@ -321,8 +337,11 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
         straight = _Placed(t, point, facing, touching)
         # A non-double may turn a corner; a double may not (one of its branches would
         # face back into its parent).
-        bends = [] if IS_DOUBLE[t] else [_Placed(t, _add(_add(point, facing), turn, -1), turn, touching)
-                                         for turn in _across(facing)]
+        bends = (
+            []
+            if IS_DOUBLE[t]
+            else [_Placed(t, _add(_add(point, facing), turn, -1), turn, touching) for turn in _across(facing)]
+        )
         chosen = None
         # A line that would run too far from the middle bends first (the bend itself may
         # reach past the limit: the line then runs across it, not further out).
@@ -368,7 +387,7 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
         x0, y0, x1, y1 = pl.rect()
         xs += [x0, x1]
         ys += [y0, y1]
-    for (t, port) in marks:
+    for t, port in marks:
         x0, y0, x1, y1 = _mark_box(*tiles[t].port(port))
         xs += [x0, x1]
         ys += [y0, y1]
@@ -383,8 +402,11 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
     contributions = layout.contributions()
     values = [c.value for c in contributions]
     total = sum(values)
-    sum_text = (f"Sum of counted contributions: {' + '.join(map(str, values))} = {total}"
-                if values else "Empty layout: nothing counts (sum 0).")
+    sum_text = (
+        f"Sum of counted contributions: {' + '.join(map(str, values))} = {total}"
+        if values
+        else "Empty layout: nothing counts (sum 0)."
+    )
     note_lines = [line for note in notes for line in _wrap("Note: " + note)]
     title_lines = _wrap(title, 80) if title else []
 
@@ -403,15 +425,19 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
     ]
     for i, line in enumerate(title_lines):
-        out.append(f'<text x="10" y="{26 + 22 * i}" {_FONT} font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>')
+        out.append(
+            f'<text x="10" y="{26 + 22 * i}" {_FONT} font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>'
+        )
     out.append(f'<g transform="translate({offset_x:.1f},0)">')
 
     for t in layout.order:  # connectors of shifted tiles, under the tiles
         pl = tiles[t]
         if pl.connector:
             (ax, ay), (bx, by) = (px(p) for p in pl.connector)
-            out.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" '
-                       f'stroke-width="3" stroke-dasharray="6 4"/>')
+            out.append(
+                f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" '
+                f'stroke-width="3" stroke-dasharray="6 4"/>'
+            )
     for t in layout.order:
         pl = tiles[t]
         x0, y0, x1, y1 = pl.rect()
@@ -419,39 +445,55 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
         spinner = pl.double
         stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
         cls = "tile spinner" if spinner else "tile"
-        out.append(f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
-                   f'{" (spinner)" if spinner else ""}</title>')
-        out.append(f'<rect x="{rx + 1:.1f}" y="{ry + 1:.1f}" width="{rx1 - rx - 2:.1f}" height="{ry1 - ry - 2:.1f}" '
-                   f'rx="5" fill="#ffffff" {stroke}/>')
+        out.append(
+            f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
+            f"{' (spinner)' if spinner else ''}</title>"
+        )
+        out.append(
+            f'<rect x="{rx + 1:.1f}" y="{ry + 1:.1f}" width="{rx1 - rx - 2:.1f}" height="{ry1 - ry - 2:.1f}" '
+            f'rx="5" fill="#ffffff" {stroke}/>'
+        )
         # The divider between the halves: across the tile's long axis.
         cx, cy = px(pl.centre())
         if (rx1 - rx) >= (ry1 - ry):
-            out.append(f'<line x1="{cx:.1f}" y1="{ry + 5:.1f}" x2="{cx:.1f}" y2="{ry1 - 5:.1f}" stroke="#444" stroke-width="1.5"/>')
+            out.append(
+                f'<line x1="{cx:.1f}" y1="{ry + 5:.1f}" x2="{cx:.1f}" y2="{ry1 - 5:.1f}" stroke="#444" stroke-width="1.5"/>'
+            )
         else:
-            out.append(f'<line x1="{rx + 5:.1f}" y1="{cy:.1f}" x2="{rx1 - 5:.1f}" y2="{cy:.1f}" stroke="#444" stroke-width="1.5"/>')
+            out.append(
+                f'<line x1="{rx + 5:.1f}" y1="{cy:.1f}" x2="{rx1 - 5:.1f}" y2="{cy:.1f}" stroke="#444" stroke-width="1.5"/>'
+            )
         for centre, value in pl.halves():
             hx, hy = px(centre)
-            out.append(f'<text x="{hx:.1f}" y="{hy + 8:.1f}" text-anchor="middle" {_FONT} font-size="22" '
-                       f'font-weight="bold" fill="#222">{value}</text>')
+            out.append(
+                f'<text x="{hx:.1f}" y="{hy + 8:.1f}" text-anchor="middle" {_FONT} font-size="22" '
+                f'font-weight="bold" fill="#222">{value}</text>'
+            )
         out.append("</g>")
-    for (t, port), (kind, value) in sorted(marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])):
+    for (t, port), (kind, value) in sorted(
+        marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])
+    ):
         point, facing = tiles[t].port(port)
         mx, my = px(_add(point, facing))
         label = f"{NAMES[t]} {PORT_NAMES[port]}"
         if kind == "filled":
             whole = IS_DOUBLE[t]
             tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
-            out.append(f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
-                       f'<title>{escape(tip)}</title>'
-                       f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="16" fill="{FILLED_COLOUR}" stroke="none"/>'
-                       f'<text x="{mx:.1f}" y="{my + 5.5:.1f}" text-anchor="middle" {_FONT} font-size="15" '
-                       f'font-weight="bold" fill="#ffffff">{value}</text></g>')
+            out.append(
+                f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
+                f"<title>{escape(tip)}</title>"
+                f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="16" fill="{FILLED_COLOUR}" stroke="none"/>'
+                f'<text x="{mx:.1f}" y="{my + 5.5:.1f}" text-anchor="middle" {_FONT} font-size="15" '
+                f'font-weight="bold" fill="#ffffff">{value}</text></g>'
+            )
         else:
             tip = f"{label}: attachment point for a {value}, not counted"
-            out.append(f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
-                       f'data-value="{value}"><title>{escape(tip)}</title>'
-                       f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
-                       f'stroke-width="2.5"/></g>')
+            out.append(
+                f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
+                f'data-value="{value}"><title>{escape(tip)}</title>'
+                f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
+                f'stroke-width="2.5"/></g>'
+            )
     out.append("</g>")
 
     # Legend, sum and notes.
@@ -459,15 +501,21 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
     out.append(f'<g class="legend" {_FONT} font-size="14" fill="#222">')
     out.append(f'<line x1="10" y1="{y - 4:.0f}" x2="{width - 10:.0f}" y2="{y - 4:.0f}" stroke="#ccc"/>')
     ly = y + 16
-    out.append(f'<circle cx="22" cy="{ly:.0f}" r="11" fill="{FILLED_COLOUR}"/>'
-               f'<text x="22" y="{ly + 4:.0f}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>'
-               f'<text x="40" y="{ly + 5:.0f}">filled number = counted contribution</text>')
-    out.append(f'<circle cx="367" cy="{ly:.0f}" r="7" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
-               f'<text x="382" y="{ly + 5:.0f}">hollow dot = attachment point, not counted</text>')
+    out.append(
+        f'<circle cx="22" cy="{ly:.0f}" r="11" fill="{FILLED_COLOUR}"/>'
+        f'<text x="22" y="{ly + 4:.0f}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>'
+        f'<text x="40" y="{ly + 5:.0f}">filled number = counted contribution</text>'
+    )
+    out.append(
+        f'<circle cx="367" cy="{ly:.0f}" r="7" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
+        f'<text x="382" y="{ly + 5:.0f}">hollow dot = attachment point, not counted</text>'
+    )
     ly += 26
-    out.append(f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" stroke-width="3"/>'
-               f'<text x="40" y="{ly + 5:.0f}">orange outline = spinner (every double)</text>'
-               f'<text x="367" y="{ly + 5:.0f}" fill="#555">a double with a free linear side counts whole</text>')
+    out.append(
+        f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" stroke-width="3"/>'
+        f'<text x="40" y="{ly + 5:.0f}">orange outline = spinner (every double)</text>'
+        f'<text x="367" y="{ly + 5:.0f}" fill="#555">a double with a free linear side counts whole</text>'
+    )
     ly += 26
     out.append(f'<text class="sum" x="10" y="{ly + 2:.0f}" font-weight="bold">{escape(sum_text)}</text>')
     for line in note_lines:

@@ -10,8 +10,9 @@ __all__ = ["terminal"]
 
 
 def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
-    lines = [f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: "
-             f"{implementation_name(header)}"]
+    lines = [
+        f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: {implementation_name(header)}"
+    ]
     if footer.get("unusable"):
         lines.append(f"implementation unusable: {footer['unusable']}")
         return "\n".join(lines)
@@ -23,7 +24,11 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
             lines.append("  ... (see the reports for the rest)")
             break
         shown += 1
-        lines.append(f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}".rstrip(": "))
+        lines.append(
+            f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}".rstrip(
+                ": "
+            )
+        )
         for d in r.get("differences", [])[:5]:
             lines.append(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
     rows = per_rule(results)

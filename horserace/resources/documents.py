@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from horserace.resources.paths import spec_dir
+
+__all__ = [
+    "RULE_ID",
+    "Interpretation",
+    "Rule",
+    "load_interpretations",
+    "load_rules",
+    "parse_interpretations",
+    "parse_rules",
+]
 
 RULE_ID = re.compile(r"\bHR-[A-Z]+-\d+\b")
 _RULE_HEADING = re.compile(r"^### (HR-[A-Z]+-\d+): (.+)$", re.M)
@@ -41,12 +51,12 @@ class Interpretation:
     line: int = 0
 
 
-def _sections(text: str, heading: re.Pattern) -> list[tuple[re.Match, str, int]]:
+def _sections(text: str, heading: re.Pattern[str]) -> list[tuple[re.Match[str], str, int]]:
     matches = list(heading.finditer(text))
     out = []
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
-        body = text[m.end():end]
+        body = text[m.end() : end]
         # a section ends at the next level-2 heading too
         cut = re.search(r"^## ", body, re.M)
         if cut:
@@ -84,13 +94,13 @@ def parse_interpretations(text: str) -> dict[str, Interpretation]:
     return entries
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_rules(folder: str | None = None) -> dict[str, Rule]:
     path = Path(folder) if folder else spec_dir()
     return parse_rules((path / "rules.md").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_interpretations(folder: str | None = None) -> dict[str, Interpretation]:
     path = Path(folder) if folder else spec_dir()
     return parse_interpretations((path / "interpretations.md").read_text(encoding="utf-8"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from horserace.engine.ruleset import Ruleset
 from horserace.errors import InputError, RulesetError, UsageError
@@ -26,9 +27,13 @@ class NamedRuleset:
     ruleset: Ruleset
     file: str = ""
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "description": self.description, "target": self.ruleset.target,
-                "readings": self.ruleset.variants}
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "target": self.ruleset.target,
+            "readings": self.ruleset.variants,
+        }
 
 
 def load_ruleset(path: str | Path) -> NamedRuleset:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from horserace.errors import FixtureError
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["load_schema", "schema_errors", "validator"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     """A schema of spec/schema/ by its path there without ``.json``: ``fixture.schema``,
     ``ruleset.schema``, ``protocol/answer``."""
@@ -27,10 +27,10 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str) -> jsonschema_rs.Draft202012Validator:
     """The compiled validator of the schema ``name`` (see :func:`load_schema`)."""
-    import jsonschema_rs  # imported on first use: 50 ms that 'horserace serve' never needs
+    import jsonschema_rs  # noqa: PLC0415  (start-up: 50 ms that 'horserace serve' never needs)
 
     return jsonschema_rs.Draft202012Validator(load_schema(name))
 
@@ -40,7 +40,7 @@ def schema_errors(data: Any, text: str, file: str, name: str = "fixture.schema")
     fixtures, so its errors name the fixture; other documents (rulesets) are one object."""
     # The YAML layer only for a document that failed: the protocol's users of this module
     # (the server, the runner) never parse YAML, and its import costs 20 ms of start-up.
-    from horserace.resources.strict_yaml import node_at
+    from horserace.resources.strict_yaml import node_at  # noqa: PLC0415  (start-up, as said above)
 
     fixture_list = name == "fixture.schema"
     checker = validator(name)
@@ -55,7 +55,13 @@ def schema_errors(data: Any, text: str, file: str, name: str = "fixture.schema")
         path = list(err.instance_path)
         line, column = node_at(text, path)
         fixture_id = None
-        if fixture_list and path and isinstance(path[0], int) and isinstance(data, list) and isinstance(data[path[0]], dict):
+        if (
+            fixture_list
+            and path
+            and isinstance(path[0], int)
+            and isinstance(data, list)
+            and isinstance(data[path[0]], dict)
+        ):
             fixture_id = data[path[0]].get("id") if isinstance(data[path[0]].get("id"), str) else None
         shown = path[1:] if fixture_list else path
         where = "/".join(str(p) for p in shown) or ("(fixture)" if fixture_list else "(document)")

@@ -5,7 +5,8 @@ anchors or aliases (alias bombs), bounded size and nesting; each error a
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import yaml
 
@@ -26,10 +27,12 @@ class StrictLoader(yaml.CSafeLoader):
                 key = key_node.value
                 if key == "<<":
                     raise yaml.constructor.ConstructorError(
-                        None, None, "merge keys ('<<') are not allowed in fixtures", key_node.start_mark)
+                        None, None, "merge keys ('<<') are not allowed in fixtures", key_node.start_mark
+                    )
                 if key in seen:
                     raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {key!r} (first at line {seen[key] + 1})", key_node.start_mark)
+                        None, None, f"duplicate key {key!r} (first at line {seen[key] + 1})", key_node.start_mark
+                    )
                 seen[key] = key_node.start_mark.line
         return mapping
 
@@ -64,7 +67,9 @@ def _depth_ok(text: str) -> bool:
 def parse_yaml(text: str, file: str) -> Any:
     """Parse one document's text (safe YAML only)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise FixtureError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=file)
+        raise FixtureError(
+            f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=file
+        )
     if ("[" in text or "{" in text) and not _depth_ok(text):
         raise FixtureError(f"nesting deeper than {MAX_DEPTH} levels; fixtures are shallow", file=file)
     try:
@@ -72,8 +77,12 @@ def parse_yaml(text: str, file: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        raise FixtureError(f"YAML: {problem}", file=file,
-                           line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None) from None
+        raise FixtureError(
+            f"YAML: {problem}",
+            file=file,
+            line=mark.line + 1 if mark else None,
+            column=mark.column + 1 if mark else None,
+        ) from None
     except yaml.YAMLError as exc:
         raise FixtureError(f"YAML: {exc}", file=file) from None
     except RecursionError:

@@ -21,4 +21,4 @@ horserace[verify]``); nothing else in :mod:`horserace` imports it.
 
 from __future__ import annotations
 
-__all__ = ["models", "proofs", "ties", "synthesis"]
+__all__ = ["models", "proofs", "synthesis", "ties"]

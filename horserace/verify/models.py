@@ -16,13 +16,54 @@ HR-SETTLE-3 (ties in a blocked hand).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Union
 
 import z3
 
-Int = Union[z3.ArithRef, int]
-Bool = Union[z3.BoolRef, bool]
+__all__ = [
+    "BLOCKED_SETTLEMENT",
+    "BRANCHES",
+    "CREDIT_TABLE_SIZE",
+    "LINEAR",
+    "LINEAR_A",
+    "LINEAR_B",
+    "MATCH",
+    "MAX_PIPS_TOTAL",
+    "PLACEMENT_CREDIT",
+    "ROUNDING",
+    "SPINNER",
+    "SPINNER_PORTS",
+    "WRONG_CREDIT_ROUNDED",
+    "WRONG_CREDIT_TENS",
+    "WRONG_MATCH_LOSERS_PAY",
+    "WRONG_MATCH_SEAT_ORDER",
+    "WRONG_ROUNDING_3_DOWN",
+    "WRONG_ROUNDING_CEIL",
+    "WRONG_ROUNDING_NOT_MONOTONE",
+    "WRONG_ROUNDING_TRUNCATE",
+    "WRONG_SETTLEMENT_COWINNERS_EXCLUDED",
+    "WRONG_SETTLEMENT_DIVIDED",
+    "WRONG_SETTLEMENT_ROUNDED_EACH",
+    "WRONG_SPINNER_EARLY_BRANCHES",
+    "WRONG_SPINNER_FREE_BRANCH_COUNTS",
+    "WRONG_SPINNER_INTERIOR_COUNTS",
+    "WRONG_SPINNER_PER_SIDE",
+    "BlockedSettlementModel",
+    "MatchModel",
+    "PlacementCreditModel",
+    "RoundingModel",
+    "SpinnerModel",
+    "bool_term",
+    "evaluate",
+    "int_term",
+    "total",
+]
+
+# Union, not X | Y: z3 ships no types, and mypy reads `X | Y` of an untyped class as a value.
+Int = Union[z3.ArithRef, int]  # noqa: UP007
+Bool = Union[z3.BoolRef, bool]  # noqa: UP007
 
 #: Largest pip total a settlement can see: the whole set (HR-SET-1).
 MAX_PIPS_TOTAL = 168
@@ -101,11 +142,11 @@ def _positive_multiple_of_five(count: Int) -> z3.ArithRef:
 
 PLACEMENT_CREDIT = PlacementCreditModel("the count when a positive multiple of five", _positive_multiple_of_five)
 #: Wrong: the settlement's rounding applied to a placement (12 would pay 10).
-WRONG_CREDIT_ROUNDED = PlacementCreditModel(
-    "count rounded to five", lambda c: 5 * _nearest_five(c))
+WRONG_CREDIT_ROUNDED = PlacementCreditModel("count rounded to five", lambda c: 5 * _nearest_five(c))
 #: Wrong: only multiples of ten pay.
 WRONG_CREDIT_TENS = PlacementCreditModel(
-    "multiples of ten only", lambda c: z3.If(z3.And(int_term(c) > 0, int_term(c) % 10 == 0), int_term(c), 0))
+    "multiples of ten only", lambda c: z3.If(z3.And(int_term(c) > 0, int_term(c) % 10 == 0), int_term(c), 0)
+)
 
 
 # ---------------------------------------------------------------------- spinners
@@ -139,8 +180,7 @@ class SpinnerModel:
     def total(self, v: Int, occ: Sequence[Bool], arms: Sequence[Int]) -> z3.ArithRef:
         """The count of a layout seen from this spinner: the double itself plus what
         each of its four ports adds (HR-COUNT-1)."""
-        return int_term(self.whole_value(v, occ)) + total(
-            [self.port_count(p, v, occ[p], arms[p]) for p in range(4)])
+        return int_term(self.whole_value(v, occ)) + total([self.port_count(p, v, occ[p], arms[p]) for p in range(4)])
 
 
 def _some_linear_free(occ: Sequence[Bool]) -> z3.BoolRef:
@@ -172,26 +212,35 @@ def _replace(model: SpinnerModel, name: str, **fields) -> SpinnerModel:
 #: Wrong: each free linear side counts ``v`` (a placed double with one free side counts
 #: ``v`` instead of ``2v``).
 WRONG_SPINNER_PER_SIDE = _replace(
-    SPINNER, "each free linear side counts v",
-    whole_value=lambda v, occ: z3.If(z3.Not(bool_term(occ[LINEAR_A])), int_term(v), 0)
-    + z3.If(z3.Not(bool_term(occ[LINEAR_B])), int_term(v), 0),
+    SPINNER,
+    "each free linear side counts v",
+    whole_value=lambda v, occ: (
+        z3.If(z3.Not(bool_term(occ[LINEAR_A])), int_term(v), 0)
+        + z3.If(z3.Not(bool_term(occ[LINEAR_B])), int_term(v), 0)
+    ),
 )
 #: Wrong: an interior double still counts ``2v``.
 WRONG_SPINNER_INTERIOR_COUNTS = _replace(
-    SPINNER, "an interior double still counts 2v",
+    SPINNER,
+    "an interior double still counts 2v",
     counts_whole=lambda occ: z3.BoolVal(True),
     whole_value=lambda v, occ: 2 * int_term(v),
 )
 #: Wrong: a free branch counts its value ``v`` (an attachment point taken for a counted end).
 WRONG_SPINNER_FREE_BRANCH_COUNTS = _replace(
-    SPINNER, "a free branch counts v",
+    SPINNER,
+    "a free branch counts v",
     port_count=lambda p, v, o, arm: z3.If(bool_term(o), int_term(arm), int_term(v) if p in BRANCHES else 0),
 )
 #: Wrong: the branches open as soon as one linear side is filled.
 WRONG_SPINNER_EARLY_BRANCHES = _replace(
-    SPINNER, "branches open after one linear side",
-    available=lambda p, occ: z3.Not(bool_term(occ[p])) if p in LINEAR else z3.And(
-        z3.Or(bool_term(occ[LINEAR_A]), bool_term(occ[LINEAR_B])), z3.Not(bool_term(occ[p]))),
+    SPINNER,
+    "branches open after one linear side",
+    available=lambda p, occ: (
+        z3.Not(bool_term(occ[p]))
+        if p in LINEAR
+        else z3.And(z3.Or(bool_term(occ[LINEAR_A]), bool_term(occ[LINEAR_B])), z3.Not(bool_term(occ[p])))
+    ),
 )
 
 
@@ -253,6 +302,7 @@ def _blocked_credits(rounding: RoundingModel, others: Callable[[Sequence[Int], i
     def credits(totals: Sequence[Int]) -> list:
         lowest = _lowest(totals)
         return [z3.If(lowest[i], rounding.credit(total(others(totals, i))), 0) for i in range(len(totals))]
+
     return credits
 
 
@@ -274,7 +324,8 @@ def _losers_only(totals: Sequence[Int], i: int) -> list:
 
 #: Wrong: co-winners' pips are left out of a tied winner's credit.
 WRONG_SETTLEMENT_COWINNERS_EXCLUDED = BlockedSettlementModel(
-    "co-winners' pips excluded", winners=_lowest, credits=_blocked_credits(ROUNDING, _losers_only))
+    "co-winners' pips excluded", winners=_lowest, credits=_blocked_credits(ROUNDING, _losers_only)
+)
 
 
 def _divided(totals: Sequence[Int]) -> list:

@@ -39,8 +39,10 @@ only on a model that words the winners differently (models.WRONG_MATCH_SEAT_ORDE
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from functools import partial
+from typing import Any
 
 import z3
 
@@ -85,7 +87,10 @@ class ProofResult:
         if self.status == PROVED:
             return head + f"proved in {self.seconds:.3f} s: {self.claim}"
         if self.status == UNKNOWN:
-            return head + f"UNKNOWN after {self.seconds:.3f} s ({self.reason}); a proof that is not unsat fails\n  claim: {self.claim}"
+            return (
+                head
+                + f"UNKNOWN after {self.seconds:.3f} s ({self.reason}); a proof that is not unsat fails\n  claim: {self.claim}"
+            )
         lines = [head + "COUNTEREXAMPLE (the negation is sat)", f"  claim: {self.claim}"]
         lines += [f"  {key}: {value}" for key, value in (self.counterexample or {}).items()]
         return "\n".join(lines)
@@ -109,8 +114,11 @@ class Witness:
         head = f"{', '.join(self.rules)} {self.name}: "
         if not self.found:
             return head + f"no witness ({self.reason}): {self.question}"
-        return head + f"witness found in {self.seconds:.3f} s: {self.question}\n" + "\n".join(
-            f"  {k}: {v}" for k, v in self.values.items())
+        return (
+            head
+            + f"witness found in {self.seconds:.3f} s: {self.question}\n"
+            + "\n".join(f"  {k}: {v}" for k, v in self.values.items())
+        )
 
     __str__ = explain
 
@@ -128,8 +136,15 @@ def value(model: z3.ModelRef, term) -> int | bool:
     return m.evaluate(model.eval(term, model_completion=True))
 
 
-def refute(name: str, rules: Sequence[str], claim: str, model_name: str, negation: Sequence[z3.BoolRef],
-           decode: Callable[[z3.ModelRef], dict], timeout_ms: int = TIMEOUT_MS) -> ProofResult:
+def refute(
+    name: str,
+    rules: Sequence[str],
+    claim: str,
+    model_name: str,
+    negation: Sequence[z3.BoolRef],
+    decode: Callable[[z3.ModelRef], dict],
+    timeout_ms: int = TIMEOUT_MS,
+) -> ProofResult:
     """Assert ``negation`` and check it: ``unsat`` proves the claim."""
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
@@ -165,12 +180,17 @@ def rounding_rule(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT
 
     def decode(s):
         p = value(s, P)
-        return {"pips": p, "remainder": p % 5, "credit (model)": value(s, credit),
-                "credit (rule)": _rule_rounding(p)}
+        return {"pips": p, "remainder": p % 5, "credit (model)": value(s, credit), "credit (rule)": _rule_rounding(p)}
 
-    return refute("rounding-rule", ["HR-SETTLE-1"],
-                  "credit(P) = P rounded to the nearest 5 (1-2 down, 3-4 up) / 5 for P in 0..168",
-                  model.name, negation, decode, timeout_ms)
+    return refute(
+        "rounding-rule",
+        ["HR-SETTLE-1"],
+        "credit(P) = P rounded to the nearest 5 (1-2 down, 3-4 up) / 5 for P in 0..168",
+        model.name,
+        negation,
+        decode,
+        timeout_ms,
+    )
 
 
 def rounding_monotone(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -180,11 +200,22 @@ def rounding_monotone(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIM
     negation = [P1 >= 0, P2 <= MAX_PIPS_TOTAL, P1 <= P2, c1 > c2]
 
     def decode(s):
-        return {"pips (fewer)": value(s, P1), "credit": value(s, c1),
-                "pips (more)": value(s, P2), "credit ": value(s, c2)}
+        return {
+            "pips (fewer)": value(s, P1),
+            "credit": value(s, c1),
+            "pips (more)": value(s, P2),
+            "credit ": value(s, c2),
+        }
 
-    return refute("rounding-monotone", ["HR-SETTLE-1"], "P1 <= P2 implies credit(P1) <= credit(P2) for 0..168",
-                  model.name, negation, decode, timeout_ms)
+    return refute(
+        "rounding-monotone",
+        ["HR-SETTLE-1"],
+        "P1 <= P2 implies credit(P1) <= credit(P2) for 0..168",
+        model.name,
+        negation,
+        decode,
+        timeout_ms,
+    )
 
 
 def rounding_within_two(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -198,8 +229,15 @@ def rounding_within_two(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = T
         p, c = value(s, P), value(s, credit)
         return {"pips": p, "credit (model)": c, "rounded pips": 5 * c, "off by": 5 * c - p}
 
-    return refute("rounding-within-two", ["HR-SETTLE-1"], "|5 * credit(P) - P| <= 2 for P in 0..168",
-                  model.name, negation, decode, timeout_ms)
+    return refute(
+        "rounding-within-two",
+        ["HR-SETTLE-1"],
+        "|5 * credit(P) - P| <= 2 for P in 0..168",
+        model.name,
+        negation,
+        decode,
+        timeout_ms,
+    )
 
 
 def rounding_once_witness(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT_MS) -> Witness:
@@ -219,11 +257,22 @@ def rounding_once_witness(model: m.RoundingModel = m.ROUNDING, timeout_ms: int =
     seconds = time.perf_counter() - start
     question = "pips a, b of two opponents with credit(a + b) != credit(a) + credit(b), smallest a + b"
     if answer != z3.sat:
-        return Witness("rounding-once-witness", ("HR-SETTLE-1",), question, False, {}, seconds,
-                       "unsat" if answer == z3.unsat else opt.reason_unknown())
+        return Witness(
+            "rounding-once-witness",
+            ("HR-SETTLE-1",),
+            question,
+            False,
+            {},
+            seconds,
+            "unsat" if answer == z3.unsat else opt.reason_unknown(),
+        )
     s = opt.model()
-    values = {"opponent pips": [value(s, a), value(s, b)], "combined": value(s, a + b),
-              "credit rounded once": value(s, once), "credit rounded separately": value(s, separately)}
+    values = {
+        "opponent pips": [value(s, a), value(s, b)],
+        "combined": value(s, a + b),
+        "credit rounded once": value(s, once),
+        "credit rounded separately": value(s, separately),
+    }
     return Witness("rounding-once-witness", ("HR-SETTLE-1",), question, True, values, seconds)
 
 
@@ -235,17 +284,25 @@ def placement_credit(model: m.PlacementCreditModel = m.PLACEMENT_CREDIT, timeout
     c, q, r = z3.Ints("count quotient remainder")
     paid = z3.And(r == 0, q >= 1)
     credit = model.credit_raw(c)
-    negation = [c >= 0, c < m.CREDIT_TABLE_SIZE, c == 5 * q + r, r >= 0, r <= 4,
-                credit != z3.If(paid, c, 0)]
+    negation = [c >= 0, c < m.CREDIT_TABLE_SIZE, c == 5 * q + r, r >= 0, r <= 4, credit != z3.If(paid, c, 0)]
 
     def decode(s):
         n = value(s, c)
-        return {"count": n, "credit_raw (model)": value(s, credit),
-                "credit_raw (rule)": n if n > 0 and n % 5 == 0 else 0}
+        return {
+            "count": n,
+            "credit_raw (model)": value(s, credit),
+            "credit_raw (rule)": n if n > 0 and n % 5 == 0 else 0,
+        }
 
-    return refute("placement-credit", ["HR-CREDIT-1"],
-                  "credit_raw(count) = count if count is a positive multiple of 5, else 0 (0..255)",
-                  model.name, negation, decode, timeout_ms)
+    return refute(
+        "placement-credit",
+        ["HR-CREDIT-1"],
+        "credit_raw(count) = count if count is a positive multiple of 5, else 0 (0..255)",
+        model.name,
+        negation,
+        decode,
+        timeout_ms,
+    )
 
 
 # ---------------------------------------------------------------------- spinners
@@ -259,13 +316,14 @@ def _spinner_vars(arm_max: int = MAX_PIPS_TOTAL):
 
 def _describe_spinner(s, v, occ, arms, model: m.SpinnerModel) -> dict:
     d = value(s, v)
-    out = {"spinner": f"[{d}|{d}]"}
+    out: dict[str, Any] = {"spinner": f"[{d}|{d}]"}
     for p, name in enumerate(SPINNER_PORTS):
         out[name] = f"arm counting {value(s, arms[p])}" if value(s, occ[p]) else "free"
     out["double counted whole (model)"] = value(s, model.counts_whole(occ))
     out["double adds (model)"] = value(s, model.whole_value(v, occ))
-    out["port adds (model)"] = {name: value(s, model.port_count(p, v, occ[p], arms[p]))
-                                for p, name in enumerate(SPINNER_PORTS)}
+    out["port adds (model)"] = {
+        name: value(s, model.port_count(p, v, occ[p], arms[p])) for p, name in enumerate(SPINNER_PORTS)
+    }
     out["available (model)"] = [name for p, name in enumerate(SPINNER_PORTS) if value(s, model.available(p, occ))]
     out["count (model)"] = value(s, model.total(v, occ, arms))
     return out
@@ -276,12 +334,18 @@ def unstarted_branches_count_zero(model: m.SpinnerModel = m.SPINNER, timeout_ms:
     and a double with both linear sides occupied (interior) contributes zero itself."""
     v, occ, arms, domain = _spinner_vars()
     broken = [z3.And(z3.Not(occ[p]), model.port_count(p, v, occ[p], arms[p]) != 0) for p in BRANCHES]
-    broken.append(z3.And(occ[LINEAR_A], occ[LINEAR_B],
-                         z3.Or(model.whole_value(v, occ) != 0, bool_term(model.counts_whole(occ)))))
-    return refute("unstarted-branches-count-zero", ["HR-COUNT-3", "HR-COUNT-1"],
-                  "a free branch adds 0 and an interior double adds 0 (is not a counted end)",
-                  model.name, domain + [z3.Or(*broken)],
-                  lambda s: _describe_spinner(s, v, occ, arms, model), timeout_ms)
+    broken.append(
+        z3.And(occ[LINEAR_A], occ[LINEAR_B], z3.Or(model.whole_value(v, occ) != 0, bool_term(model.counts_whole(occ))))
+    )
+    return refute(
+        "unstarted-branches-count-zero",
+        ["HR-COUNT-3", "HR-COUNT-1"],
+        "a free branch adds 0 and an interior double adds 0 (is not a counted end)",
+        model.name,
+        domain + [z3.Or(*broken)],
+        lambda s: _describe_spinner(s, v, occ, arms, model),
+        timeout_ms,
+    )
 
 
 def double_counts_once(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -294,21 +358,32 @@ def double_counts_once(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIME
         z3.And(some_free, z3.Or(whole != 2 * v, z3.Not(counted))),
         z3.And(z3.Not(some_free), z3.Or(whole != 0, counted)),
     )
-    return refute("double-counts-once", ["HR-COUNT-2", "HR-COUNT-4"],
-                  "the double adds 2v, once, iff a linear side is free (else 0, not listed)",
-                  model.name, domain + [broken],
-                  lambda s: _describe_spinner(s, v, occ, arms, model), timeout_ms)
+    return refute(
+        "double-counts-once",
+        ["HR-COUNT-2", "HR-COUNT-4"],
+        "the double adds 2v, once, iff a linear side is free (else 0, not listed)",
+        model.name,
+        domain + [broken],
+        lambda s: _describe_spinner(s, v, occ, arms, model),
+        timeout_ms,
+    )
 
 
 def no_branch_before_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
     """HR-SPIN-2: no branch is an attachment point while either linear side is free."""
     v, occ, arms, domain = _spinner_vars()
-    broken = z3.Or(*[z3.And(bool_term(model.available(p, occ)), z3.Not(z3.And(occ[LINEAR_A], occ[LINEAR_B])))
-                     for p in BRANCHES])
-    return refute("no-branch-before-both-linear", ["HR-SPIN-2"],
-                  "a branch is available only when both linear sides are occupied",
-                  model.name, domain + [broken],
-                  lambda s: _describe_spinner(s, v, occ, arms, model), timeout_ms)
+    broken = z3.Or(
+        *[z3.And(bool_term(model.available(p, occ)), z3.Not(z3.And(occ[LINEAR_A], occ[LINEAR_B]))) for p in BRANCHES]
+    )
+    return refute(
+        "no-branch-before-both-linear",
+        ["HR-SPIN-2"],
+        "a branch is available only when both linear sides are occupied",
+        model.name,
+        domain + [broken],
+        lambda s: _describe_spinner(s, v, occ, arms, model),
+        timeout_ms,
+    )
 
 
 def branches_open_after_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -317,13 +392,22 @@ def branches_open_after_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_m
     branch is started the other stays available."""
     v, occ, arms, domain = _spinner_vars()
     both_linear = z3.And(occ[LINEAR_A], occ[LINEAR_B])
-    broken = z3.Or(*[
-        bool_term(model.available(p, occ)) != z3.And(z3.Not(occ[p]), z3.BoolVal(True) if p in LINEAR else both_linear)
-        for p in range(4)])
-    return refute("branches-open-after-both-linear", ["HR-SPIN-3", "HR-PLACE-1"],
-                  "port p is available iff it is free and (linear, or both linear sides occupied)",
-                  model.name, domain + [broken],
-                  lambda s: _describe_spinner(s, v, occ, arms, model), timeout_ms)
+    broken = z3.Or(
+        *[
+            bool_term(model.available(p, occ))
+            != z3.And(z3.Not(occ[p]), z3.BoolVal(True) if p in LINEAR else both_linear)
+            for p in range(4)
+        ]
+    )
+    return refute(
+        "branches-open-after-both-linear",
+        ["HR-SPIN-3", "HR-PLACE-1"],
+        "port p is available iff it is free and (linear, or both linear sides occupied)",
+        model.name,
+        domain + [broken],
+        lambda s: _describe_spinner(s, v, occ, arms, model),
+        timeout_ms,
+    )
 
 
 # ---------------------------------------------------------------------- HR-MATCH-2
@@ -338,12 +422,16 @@ def _match_vars(sides: int):
 def _describe_match(s, scores, credits, target, model: m.MatchModel) -> dict:
     after = model.after(scores, credits)
     winners = model.winners(after, target)
-    return {"target": value(s, target), "scores before": [value(s, x) for x in scores],
-            "settlement credits": [value(s, x) for x in credits],
-            "scores after (model)": [value(s, x) for x in after],
-            "match winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
-            "sides at or over the target": [i for i, (x, c) in enumerate(zip(scores, credits))
-                                            if value(s, x) + value(s, c) >= value(s, target)]}
+    return {
+        "target": value(s, target),
+        "scores before": [value(s, x) for x in scores],
+        "settlement credits": [value(s, x) for x in credits],
+        "scores after (model)": [value(s, x) for x in after],
+        "match winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
+        "sides at or over the target": [
+            i for i, (x, c) in enumerate(zip(scores, credits)) if value(s, x) + value(s, c) >= value(s, target)
+        ],
+    }
 
 
 def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -353,10 +441,15 @@ def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: i
     scores, credits, target, domain = _match_vars(sides)
     winners = model.winners(model.after(scores, credits), target)
     broken = z3.Or(*[bool_term(w) != (s + c >= target) for w, s, c in zip(winners, scores, credits)])
-    return refute(f"match-winners-exact-{sides}", ["HR-MATCH-2"],
-                  f"{sides} sides: winner(i) iff score(i) + credit(i) >= target",
-                  model.name, domain + [broken],
-                  lambda s: _describe_match(s, scores, credits, target, model), timeout_ms)
+    return refute(
+        f"match-winners-exact-{sides}",
+        ["HR-MATCH-2"],
+        f"{sides} sides: winner(i) iff score(i) + credit(i) >= target",
+        model.name,
+        domain + [broken],
+        lambda s: _describe_match(s, scores, credits, target, model),
+        timeout_ms,
+    )
 
 
 def _select(items: Sequence, index: z3.ArithRef):
@@ -385,12 +478,19 @@ def match_winners_seat_blind(sides: int, model: m.MatchModel = m.MATCH, timeout_
         order = [value(s, p) for p in perm]
         out["permuted seating (new seat k holds old side)"] = order
         out["match winners after permuting (model), as old sides"] = [
-            order[k] for k in range(sides) if value(s, p_winners[k])]
+            order[k] for k in range(sides) if value(s, p_winners[k])
+        ]
         return out
 
-    return refute(f"match-winners-seat-blind-{sides}", ["HR-MATCH-2"],
-                  f"{sides} sides: the set of winning sides does not depend on the seating",
-                  model.name, domain + [broken], decode, timeout_ms)
+    return refute(
+        f"match-winners-seat-blind-{sides}",
+        ["HR-MATCH-2"],
+        f"{sides} sides: the set of winning sides does not depend on the seating",
+        model.name,
+        domain + [broken],
+        decode,
+        timeout_ms,
+    )
 
 
 def scores_never_decrease(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: int = TIMEOUT_MS) -> ProofResult:
@@ -399,15 +499,21 @@ def scores_never_decrease(sides: int, model: m.MatchModel = m.MATCH, timeout_ms:
     scores, credits, target, domain = _match_vars(sides)
     after = model.after(scores, credits)
     broken = z3.Or(*[a < s for a, s in zip(after, scores)])
-    return refute(f"scores-never-decrease-{sides}", ["HR-MATCH-2", "HR-SETTLE-2"],
-                  f"{sides} sides: score after >= score before",
-                  model.name, domain + [broken],
-                  lambda s: _describe_match(s, scores, credits, target, model), timeout_ms)
+    return refute(
+        f"scores-never-decrease-{sides}",
+        ["HR-MATCH-2", "HR-SETTLE-2"],
+        f"{sides} sides: score after >= score before",
+        model.name,
+        domain + [broken],
+        lambda s: _describe_match(s, scores, credits, target, model),
+        timeout_ms,
+    )
 
 
 # ---------------------------------------------------------------------- HR-SETTLE-3
-def tied_winners_full_credit(sides: int, model: m.BlockedSettlementModel = m.BLOCKED_SETTLEMENT,
-                             timeout_ms: int = TIMEOUT_MS) -> ProofResult:
+def tied_winners_full_credit(
+    sides: int, model: m.BlockedSettlementModel = m.BLOCKED_SETTLEMENT, timeout_ms: int = TIMEOUT_MS
+) -> ProofResult:
     """HR-SETTLE-3 (with HR-END-2, HR-SETTLE-1): in a blocked hand with any pip totals
     per side (each 0..168, together at most 168), the winners are exactly the sides
     tied for the lowest total, and each of them receives the full credit of *all* other
@@ -431,14 +537,23 @@ def tied_winners_full_credit(sides: int, model: m.BlockedSettlementModel = m.BLO
     def decode(s):
         pips = [value(s, p) for p in totals]
         low = min(pips)
-        return {"pips per side": pips, "tied lowest (rule)": [i for i, p in enumerate(pips) if p == low],
-                "winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
-                "credits (model)": [value(s, c) for c in credits],
-                "credits (rule)": [_rule_rounding(sum(pips) - p) if p == low else 0 for p in pips]}
+        return {
+            "pips per side": pips,
+            "tied lowest (rule)": [i for i, p in enumerate(pips) if p == low],
+            "winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
+            "credits (model)": [value(s, c) for c in credits],
+            "credits (rule)": [_rule_rounding(sum(pips) - p) if p == low else 0 for p in pips],
+        }
 
-    return refute(f"tied-winners-full-credit-{sides}", ["HR-SETTLE-3", "HR-END-2", "HR-SETTLE-1"],
-                  f"{sides} sides, blocked: each tied lowest side gets round(all other pips) / 5; others 0",
-                  model.name, domain + [z3.Or(*broken)], decode, timeout_ms)
+    return refute(
+        f"tied-winners-full-credit-{sides}",
+        ["HR-SETTLE-3", "HR-END-2", "HR-SETTLE-1"],
+        f"{sides} sides, blocked: each tied lowest side gets round(all other pips) / 5; others 0",
+        model.name,
+        domain + [z3.Or(*broken)],
+        decode,
+        timeout_ms,
+    )
 
 
 # ---------------------------------------------------------------------- registry
@@ -454,10 +569,10 @@ PROOFS: dict[str, Callable[[], ProofResult]] = {
     "double-counts-once": double_counts_once,
     "no-branch-before-both-linear": no_branch_before_both_linear,
     "branches-open-after-both-linear": branches_open_after_both_linear,
-    **{f"match-winners-exact-{n}": (lambda n=n: match_winners_exact(n)) for n in SIDES},
-    **{f"match-winners-seat-blind-{n}": (lambda n=n: match_winners_seat_blind(n)) for n in SIDES},
-    **{f"scores-never-decrease-{n}": (lambda n=n: scores_never_decrease(n)) for n in SIDES},
-    **{f"tied-winners-full-credit-{n}": (lambda n=n: tied_winners_full_credit(n)) for n in SIDES},
+    **{f"match-winners-exact-{n}": partial(match_winners_exact, n) for n in SIDES},
+    **{f"match-winners-seat-blind-{n}": partial(match_winners_seat_blind, n) for n in SIDES},
+    **{f"scores-never-decrease-{n}": partial(scores_never_decrease, n) for n in SIDES},
+    **{f"tied-winners-full-credit-{n}": partial(tied_winners_full_credit, n) for n in SIDES},
 }
 
 
@@ -466,9 +581,30 @@ def run_all() -> list[ProofResult]:
     return [proof() for proof in PROOFS.values()]
 
 
-__all__ = ["ProofResult", "Witness", "PROOFS", "run_all", "refute", "require", "TIMEOUT_MS",
-           *(f.__name__ for f in (rounding_rule, rounding_monotone, rounding_within_two, rounding_once_witness,
-                                  placement_credit, unstarted_branches_count_zero, double_counts_once,
-                                  no_branch_before_both_linear, branches_open_after_both_linear,
-                                  match_winners_exact, match_winners_seat_blind, scores_never_decrease,
-                                  tied_winners_full_credit))]
+__all__ = [
+    "ProofResult",
+    "Witness",
+    "PROOFS",
+    "run_all",
+    "refute",
+    "require",
+    "TIMEOUT_MS",
+    *(
+        f.__name__
+        for f in (
+            rounding_rule,
+            rounding_monotone,
+            rounding_within_two,
+            rounding_once_witness,
+            placement_credit,
+            unstarted_branches_count_zero,
+            double_counts_once,
+            no_branch_before_both_linear,
+            branches_open_after_both_linear,
+            match_winners_exact,
+            match_winners_seat_blind,
+            scores_never_decrease,
+            tied_winners_full_credit,
+        )
+    ),
+]

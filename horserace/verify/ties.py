@@ -22,9 +22,9 @@ patched or drifted engine is what gets compared.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
 
 import z3
 
@@ -167,17 +167,21 @@ def check_layout_spinners(layout: Layout, ev: SpinnerEvaluator) -> tuple[int, in
         model_total = ev.total(v, occ, arms)
         if model_total != layout.count:
             state = ", ".join(f"{SPINNER_PORTS[p]}={'arm ' + str(arms[p]) if occ[p] else 'free'}" for p in range(4))
-            problems.append(f"{where()}: Layout.count {layout.count}, model count at {NAMES[d]} ({state}) {model_total}")
+            problems.append(
+                f"{where()}: Layout.count {layout.count}, model count at {NAMES[d]} ({state}) {model_total}"
+            )
         engine_ports = frozenset(pt.port - LINEAR_A for pt in points if pt.tile == d)
         if engine_ports != ev.available(occ):
             problems.append(
                 f"{where()}: {NAMES[d]} attachment points {sorted(SPINNER_PORTS[p] for p in engine_ports)}, "
-                f"model {sorted(SPINNER_PORTS[p] for p in ev.available(occ))}")
+                f"model {sorted(SPINNER_PORTS[p] for p in ev.available(occ))}"
+            )
     return len(spinners), branched, problems
 
 
-def spinner_layouts(model: m.SpinnerModel = m.SPINNER, max_placements: int = 4, *,
-                    max_mismatches: int = 20) -> SpinnerTieReport:
+def spinner_layouts(
+    model: m.SpinnerModel = m.SPINNER, max_placements: int = 4, *, max_mismatches: int = 20
+) -> SpinnerTieReport:
     """Walk every legal placement sequence of 1..``max_placements`` placements from every
     opening tile (the engine's move generator, canonical ruleset) and check every
     spinner of every layout against the model."""
@@ -193,8 +197,10 @@ def spinner_layouts(model: m.SpinnerModel = m.SPINNER, max_placements: int = 4, 
             layout.place(*move)
         if path:
             report.sequences += 1
-            key = (layout.order[0] if len(layout.order) == 1 else None,
-                   frozenset((c.tile, c.port, c.other, c.other_port) for c in layout.connections()))
+            key = (
+                layout.order[0] if len(layout.order) == 1 else None,
+                frozenset((c.tile, c.port, c.other, c.other_port) for c in layout.connections()),
+            )
             if key not in seen:
                 seen.add(key)
                 checked, branched, problems = check_layout_spinners(layout, ev)
@@ -214,21 +220,33 @@ def spinner_layouts(model: m.SpinnerModel = m.SPINNER, max_placements: int = 4, 
 
 
 # ---------------------------------------------------------------------- HR-MATCH-2
-def match_case(model: m.MatchModel, pips_by_seat: Sequence[int], *, partnership: bool,
-               domino_seat: int | None, scores: Sequence[int], target: int) -> list[str]:
+def match_case(
+    model: m.MatchModel,
+    pips_by_seat: Sequence[int],
+    *,
+    partnership: bool,
+    domino_seat: int | None,
+    scores: Sequence[int],
+    target: int,
+) -> list[str]:
     """One settlement by the engine (``settlement.settle``); the model, given the same
     scores, the engine's credits and the target, must give the same scores after and
     the same match winners."""
-    result = settlement.settle(pips_by_seat, partnership=partnership, domino_seat=domino_seat,
-                               scores=scores, target=target)
+    result = settlement.settle(
+        pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores, target=target
+    )
     after = [evaluate(m.int_term(a)) for a in model.after(list(scores), list(result.credits))]
     winners = tuple(i for i, w in enumerate(model.winners(after, target)) if evaluate(m.bool_term(w)))
     out = []
     if tuple(after) != tuple(result.scores):
-        out.append(f"scores {list(scores)} + credits {list(result.credits)}: model {after}, engine {list(result.scores)}")
+        out.append(
+            f"scores {list(scores)} + credits {list(result.credits)}: model {after}, engine {list(result.scores)}"
+        )
     if winners != tuple(result.match_winners):
-        out.append(f"scores after {list(result.scores)}, target {target}: model winners {list(winners)}, "
-                   f"engine {list(result.match_winners)}")
+        out.append(
+            f"scores after {list(result.scores)}, target {target}: model winners {list(winners)}, "
+            f"engine {list(result.match_winners)}"
+        )
     return out
 
 
@@ -237,18 +255,31 @@ def blocked_case(model: m.BlockedSettlementModel, pips_by_seat: Sequence[int], *
     """One blocked hand settled by the engine; the model, given each side's pip total,
     must name the same winners and credits."""
     n = len(pips_by_seat)
-    result = settlement.settle(pips_by_seat, partnership=partnership, domino_seat=None,
-                               scores=[0] * (2 if partnership else n), target=10**9)
+    result = settlement.settle(
+        pips_by_seat, partnership=partnership, domino_seat=None, scores=[0] * (2 if partnership else n), target=10**9
+    )
     totals = settlement.side_totals(pips_by_seat, partnership)
     winners = tuple(i for i, w in enumerate(model.winners(totals)) if evaluate(m.bool_term(w)))
     credits = tuple(evaluate(m.int_term(c)) for c in model.credits(totals))
     out = []
     if winners != tuple(result.winners):
-        out.append(f"pips {list(pips_by_seat)} (sides {totals}): model winners {list(winners)}, engine {list(result.winners)}")
+        out.append(
+            f"pips {list(pips_by_seat)} (sides {totals}): model winners {list(winners)}, engine {list(result.winners)}"
+        )
     if credits != tuple(result.credits):
-        out.append(f"pips {list(pips_by_seat)} (sides {totals}): model credits {list(credits)}, engine {list(result.credits)}")
+        out.append(
+            f"pips {list(pips_by_seat)} (sides {totals}): model credits {list(credits)}, engine {list(result.credits)}"
+        )
     return out
 
 
-__all__ = ["rounding_mismatches", "credit_mismatches", "spinner_layouts", "check_layout_spinners", "SpinnerEvaluator",
-           "SpinnerTieReport", "match_case", "blocked_case"]
+__all__ = [
+    "SpinnerEvaluator",
+    "SpinnerTieReport",
+    "blocked_case",
+    "check_layout_spinners",
+    "credit_mismatches",
+    "match_case",
+    "rounding_mismatches",
+    "spinner_layouts",
+]

@@ -50,9 +50,25 @@ def test_serve_handshake_matches_the_schema():
 
 def test_serve_answers_each_kind_and_stops():
     answers = exchange(
-        {"type": "run", "seq": "1", "kind": "settlement", "input": {"mode": "individual", "seats": 2, "scores": [0, 0],
-                                                                     "target": 61, "hands": [[], ["[3|5]", "[3|6]"]], "ended_by": 0}},
-        {"type": "run", "seq": "2", "kind": "layout", "input": {"steps": [{"tile": "[1|4]"}, {"tile": "[2|2]", "target": "[1|4]", "port": "low"}]}},
+        {
+            "type": "run",
+            "seq": "1",
+            "kind": "settlement",
+            "input": {
+                "mode": "individual",
+                "seats": 2,
+                "scores": [0, 0],
+                "target": 61,
+                "hands": [[], ["[3|5]", "[3|6]"]],
+                "ended_by": 0,
+            },
+        },
+        {
+            "type": "run",
+            "seq": "2",
+            "kind": "layout",
+            "input": {"steps": [{"tile": "[1|4]"}, {"tile": "[2|2]", "target": "[1|4]", "port": "low"}]},
+        },
         {"type": "run", "seq": "3", "kind": "nonsense", "input": {}},
         {"type": "stop"},
         {"type": "run", "seq": "4", "kind": "layout", "input": {"steps": [{"tile": "[1|4]"}]}},

@@ -28,8 +28,20 @@ def conform(tmp_path, mode, arg="", *extra, timeout="5", env=None, monkeypatch=N
             monkeypatch.setenv(k, v)
     report = tmp_path / "report"
     start = time.perf_counter()
-    code = main(["conform", "--impl", f"{sys.executable} {FAKE} {mode} {arg}", "--report-dir", str(report),
-                 "--timeout", timeout, "--handshake-timeout", "3", *extra])
+    code = main(
+        [
+            "conform",
+            "--impl",
+            f"{sys.executable} {FAKE} {mode} {arg}",
+            "--report-dir",
+            str(report),
+            "--timeout",
+            timeout,
+            "--handshake-timeout",
+            "3",
+            *extra,
+        ]
+    )
     elapsed = time.perf_counter() - start
     header, results, footer = read_stream(report / "results.jsonl")
     assert (report / "report.md").exists() and (report / "junit.xml").exists()
@@ -62,20 +74,24 @@ def test_hang_on_one_fixture_times_out_and_the_run_goes_on(tmp_path, capsys):
 
 def test_exit_in_the_middle_is_a_crash_then_a_restart(tmp_path, capsys, monkeypatch):
     counter = tmp_path / "count"
-    code, results, footer, _ = conform(tmp_path, "exit-midway", "3", *SUBSET,
-                                       env={"FAKE_COUNT_FILE": str(counter)}, monkeypatch=monkeypatch)
+    code, results, footer, _ = conform(
+        tmp_path, "exit-midway", "3", *SUBSET, env={"FAKE_COUNT_FILE": str(counter)}, monkeypatch=monkeypatch
+    )
     crashed = [r for r in results.values() if r["status"] == "crash"]
     assert len(crashed) == 1 and "exit status 7" in crashed[0]["message"]
     assert all(r["status"] in ("pass", "skip") for r in results.values() if r["status"] != "crash")
 
 
-@pytest.mark.parametrize(("mode", "words"), [
-    ("non-json", "not JSON"),
-    ("non-utf8", "not UTF-8"),
-    ("huge-line", "longer than 16 MiB"),
-    ("wrong-seq", "echoes seq"),
-    ("close-stdout", "closed its output"),
-])
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("non-json", "not JSON"),
+        ("non-utf8", "not UTF-8"),
+        ("huge-line", "longer than 16 MiB"),
+        ("wrong-seq", "echoes seq"),
+        ("close-stdout", "closed its output"),
+    ],
+)
 def test_bad_answers_are_crashes_with_a_reason(tmp_path, capsys, mode, words):
     code, results, footer, _ = conform(tmp_path, mode, LAYOUT, *SUBSET)
     assert code == ExitCode.FAILURES
@@ -130,13 +146,17 @@ def test_failures_are_reported_against_the_primary_rule_field_by_field(tmp_path,
 
 def test_expectations_are_strict(tmp_path, capsys):
     expectations = tmp_path / "expected.yaml"
-    code, results, _, _ = conform(tmp_path, "settle-wrong", "", "--select", "kind:settlement",
-                                  "--write-expectations", str(expectations))
+    code, results, _, _ = conform(
+        tmp_path, "settle-wrong", "", "--select", "kind:settlement", "--write-expectations", str(expectations)
+    )
     assert code == ExitCode.FAILURES and "expected_failures" in expectations.read_text()
-    code, results, _, _ = conform(tmp_path, "settle-wrong", "", "--select", "kind:settlement",
-                                  "--expectations", str(expectations))
+    code, results, _, _ = conform(
+        tmp_path, "settle-wrong", "", "--select", "kind:settlement", "--expectations", str(expectations)
+    )
     assert code == ExitCode.OK and any(r["status"] == "xfail" for r in results.values())
-    code, results, _, _ = conform(tmp_path, "good", "", "--select", "kind:settlement", "--expectations", str(expectations))
+    code, results, _, _ = conform(
+        tmp_path, "good", "", "--select", "kind:settlement", "--expectations", str(expectations)
+    )
     assert code == ExitCode.FAILURES and any(r["status"] == "xpass" for r in results.values())
 
 

@@ -32,8 +32,11 @@ pytestmark = pytest.mark.proof
 
 
 @pytest.mark.parametrize("sides", proofs.SIDES)
-@pytest.mark.parametrize("proof", [proofs.match_winners_exact, proofs.match_winners_seat_blind,
-                                   proofs.scores_never_decrease], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "proof",
+    [proofs.match_winners_exact, proofs.match_winners_seat_blind, proofs.scores_never_decrease],
+    ids=lambda f: f.__name__,
+)
 def test_match_proof(proof, sides):
     proofs.require(proof(sides, models.MATCH))
 
@@ -46,8 +49,9 @@ def test_model_is_settle_on_a_small_domain():
             for scores in itertools.product(range(target), repeat=seats):
                 for ended in endings:
                     cases += 1
-                    problems += ties.match_case(models.MATCH, pips, partnership=False, domino_seat=ended,
-                                                scores=scores, target=target)
+                    problems += ties.match_case(
+                        models.MATCH, pips, partnership=False, domino_seat=ended, scores=scores, target=target
+                    )
     assert problems == []
     assert cases == 1_593
 
@@ -69,22 +73,33 @@ def tables(draw):
 @given(tables())
 def test_model_is_settle(table):
     pips, partnership, ended, scores, target = table
-    assert ties.match_case(models.MATCH, pips, partnership=partnership, domino_seat=ended,
-                           scores=scores, target=target) == []
+    assert (
+        ties.match_case(models.MATCH, pips, partnership=partnership, domino_seat=ended, scores=scores, target=target)
+        == []
+    )
 
 
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 30), min_size=n, max_size=n),
-    st.lists(st.integers(50, 60), min_size=n, max_size=n),
-    st.permutations(range(n)),
-    st.one_of(st.none(), st.integers(0, n - 1)))))
+@given(
+    st.integers(2, 4).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(0, 30), min_size=n, max_size=n),
+            st.lists(st.integers(50, 60), min_size=n, max_size=n),
+            st.permutations(range(n)),
+            st.one_of(st.none(), st.integers(0, n - 1)),
+        )
+    )
+)
 def test_settle_is_seat_blind(case):
     pips, scores, order, ended = case
     if ended is not None:
         pips[ended] = 0
     base = settle(pips, partnership=False, domino_seat=ended, scores=scores, target=61)
-    moved = settle([pips[i] for i in order], partnership=False,
-                   domino_seat=None if ended is None else order.index(ended),
-                   scores=[scores[i] for i in order], target=61)
+    moved = settle(
+        [pips[i] for i in order],
+        partnership=False,
+        domino_seat=None if ended is None else order.index(ended),
+        scores=[scores[i] for i in order],
+        target=61,
+    )
     assert sorted(order[k] for k in moved.match_winners) == sorted(base.match_winners)
     assert all(after >= before for after, before in zip(base.scores, scores))

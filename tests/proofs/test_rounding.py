@@ -25,8 +25,9 @@ def test_model_is_the_engine_on_every_total():
     assert ties.rounding_mismatches(models.ROUNDING) == []
 
 
-@pytest.mark.parametrize("proof", [proofs.rounding_rule, proofs.rounding_monotone, proofs.rounding_within_two],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "proof", [proofs.rounding_rule, proofs.rounding_monotone, proofs.rounding_within_two], ids=lambda f: f.__name__
+)
 def test_rounding_proof(proof):
     proofs.require(proof(models.ROUNDING))
 

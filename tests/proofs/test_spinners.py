@@ -31,9 +31,9 @@ sequences, 212,275 layouts, 170,737 spinner checks (42,000 with a started branch
 
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from horserace.engine.layout import Layout
 from horserace.engine.tiles import FULL_SET_MASK
@@ -44,9 +44,16 @@ pytestmark = pytest.mark.proof
 N = 4
 
 
-@pytest.mark.parametrize("proof", [proofs.unstarted_branches_count_zero, proofs.double_counts_once,
-                                   proofs.no_branch_before_both_linear, proofs.branches_open_after_both_linear],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "proof",
+    [
+        proofs.unstarted_branches_count_zero,
+        proofs.double_counts_once,
+        proofs.no_branch_before_both_linear,
+        proofs.branches_open_after_both_linear,
+    ],
+    ids=lambda f: f.__name__,
+)
 def test_spinner_proof(proof):
     proofs.require(proof(models.SPINNER))
 
@@ -96,8 +103,9 @@ def test_tie_catches_branches_offered_too_early(monkeypatch):
         points = original(self)
         for t in self.spinners():
             if self.filled_ports(t) and not any(p.tile == t and p.port >= 4 for p in points):
-                from horserace.engine.layout import AttachmentPoint, BRANCH_A
+                from horserace.engine.layout import BRANCH_A, AttachmentPoint
                 from horserace.engine.tiles import LOW
+
                 points.append(AttachmentPoint(t, BRANCH_A, LOW[t]))
         return points
 
@@ -106,9 +114,16 @@ def test_tie_catches_branches_offered_too_early(monkeypatch):
     assert report.mismatches and "attachment points" in report.mismatches[0]
 
 
-@pytest.mark.parametrize("wrong", [models.WRONG_SPINNER_PER_SIDE, models.WRONG_SPINNER_INTERIOR_COUNTS,
-                                   models.WRONG_SPINNER_FREE_BRANCH_COUNTS, models.WRONG_SPINNER_EARLY_BRANCHES],
-                         ids=lambda w: w.name)
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        models.WRONG_SPINNER_PER_SIDE,
+        models.WRONG_SPINNER_INTERIOR_COUNTS,
+        models.WRONG_SPINNER_FREE_BRANCH_COUNTS,
+        models.WRONG_SPINNER_EARLY_BRANCHES,
+    ],
+    ids=lambda w: w.name,
+)
 def test_a_model_that_drifted_from_the_engine_fails_the_bounded_check(wrong):
     report = ties.spinner_layouts(wrong, max_placements=N, max_mismatches=1)
     assert report.mismatches, f"the bounded check accepted the wrong model {wrong.name!r}"

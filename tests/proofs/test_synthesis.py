@@ -60,7 +60,8 @@ def test_settlement_three_way_tie_two_cross(generated):
     credits = {exp["credits"][s] for s in exp["winners"]}
     assert len(credits) == 1 and credits.pop() == hand_credit(
         sum(sum(int(t[1]) + int(t[3]) for t in h) for h in inp["hands"])
-        - sum(int(t[1]) + int(t[3]) for t in inp["hands"][exp["winners"][0]]))
+        - sum(int(t[1]) + int(t[3]) for t in inp["hands"][exp["winners"][0]])
+    )
 
 
 def test_layout_three_interior_spinners_each_with_an_unstarted_branch(generated):

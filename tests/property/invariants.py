@@ -17,7 +17,7 @@ from horserace.engine.tiles import FULL_SET_MASK, IS_DOUBLE, TOTAL_PIPS, mask_of
 
 def check_conservation(h: Hand) -> None:
     """28 tiles and 168 pips across hands, boneyard and layout, each tile once."""
-    parts = [*h.hands, mask_of(h.boneyard[h._next_draw:]), mask_of(h.layout.order)]
+    parts = [*h.hands, mask_of(h.boneyard[h._next_draw :]), mask_of(h.layout.order)]
     union = 0
     for part in parts:
         assert union & part == 0, "a tile is in two places at once"
@@ -29,7 +29,9 @@ def check_conservation(h: Hand) -> None:
 
 def check_count(h: Hand) -> None:
     """The running count equals the sum of the counted contributions (HR-COUNT-1)."""
-    assert h.layout.count == sum(c.value for c in h.layout.contributions()), "running count differs from the contributions"
+    assert h.layout.count == sum(c.value for c in h.layout.contributions()), (
+        "running count differs from the contributions"
+    )
 
 
 def check_spinners(h: Hand) -> None:

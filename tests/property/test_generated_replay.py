@@ -12,14 +12,22 @@ from horserace.corpus.generate import random_play_fixture
 from horserace.corpus.replay import replay_fixture
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
 
-RULESETS = st.builds(Ruleset.from_readings, **{field: st.sampled_from(readings) for field, readings in VARIANT_FIELDS.items()})
+RULESETS = st.builds(
+    Ruleset.from_readings, **{field: st.sampled_from(readings) for field, readings in VARIANT_FIELDS.items()}
+)
 
 
-@given(seed=st.integers(0, 2**32), seating=st.sampled_from([(2, False), (3, False), (4, False), (4, True)]),
-       ruleset=RULESETS)
+@given(
+    seed=st.integers(0, 2**32),
+    seating=st.sampled_from([(2, False), (3, False), (4, False), (4, True)]),
+    ruleset=RULESETS,
+)
 def test_generated_fixture_replays_green(seed, seating, ruleset):
     doc = random_play_fixture(seed, *seating, ruleset)
-    fixture = Fixture(**{k: doc[k] for k in ("id", "description", "kind", "rules", "origin", "why", "input", "expected")},
-                      variants=doc.get("variants", {}), file="generated")
+    fixture = Fixture(
+        **{k: doc[k] for k in ("id", "description", "kind", "rules", "origin", "why", "input", "expected")},
+        variants=doc.get("variants", {}),
+        file="generated",
+    )
     result = replay_fixture(fixture)
     assert result.status == "pass", (result.message, result.differences[:3])

@@ -9,8 +9,8 @@ import pytest
 
 from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, Layout
-from horserace.engine.tiles import IS_DOUBLE, LOW
 from horserace.engine.match import deal
+from horserace.engine.tiles import IS_DOUBLE, LOW
 from tests.property.invariants import play_checked
 
 

@@ -8,8 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from horserace.engine.match import Match, deal
 from horserace.engine.hand import Hand
+from horserace.engine.match import Match, deal
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
 from tests.property.invariants import play_checked
 

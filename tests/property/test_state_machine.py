@@ -40,7 +40,6 @@ from hypothesis.stateful import (
 
 import horserace.engine.hand
 from horserace import strategies as hrst
-from horserace.errors import IllegalAction
 from horserace.engine.events import Draw, EndTurn, HandEnd, HandEndReason, MatchEnd, Pass, Place
 from horserace.engine.hand import Hand
 from horserace.engine.layout import (
@@ -63,6 +62,7 @@ from horserace.engine.ruleset import (
     OpeningContinuation,
 )
 from horserace.engine.tiles import HIGH, IS_DOUBLE, LOW
+from horserace.errors import IllegalAction
 from tests.property.invariants import (
     check_conservation,
     check_count,
@@ -276,8 +276,11 @@ class MatchMachine(RuleBasedStateMachine):
         elif kind == "next hand":
             self.next_hand()
         else:
-            self.new_match(data.draw(SEATINGS, label="seating"), data.draw(RULESETS, label="ruleset"),
-                           data.draw(SEEDS, label="seed"))
+            self.new_match(
+                data.draw(SEATINGS, label="seating"),
+                data.draw(RULESETS, label="ruleset"),
+                data.draw(SEEDS, label="seed"),
+            )
 
     def place(self, move: tuple) -> None:
         self._note("place", move)
@@ -359,7 +362,7 @@ class MatchMachine(RuleBasedStateMachine):
         return isinstance(last, Place) and last.continues and last.seat == self.hand.to_act
 
     def _new_events(self) -> list:
-        return [] if self.before is None else self.hand.events[self.before.first_event:]
+        return [] if self.before is None else self.hand.events[self.before.first_event :]
 
     # ---------------------------------------------------------- invariants
     @invariant()
@@ -422,7 +425,9 @@ class MatchMachine(RuleBasedStateMachine):
             if domino is not None:
                 assert not h.hands[domino], "a domino by a seat that still holds tiles"
             winners, credits = model_settlement(pips, h.partnership, domino)
-            assert (e.winners, e.credits) == (winners, credits), f"settlement {e.winners, e.credits}, the model says {winners, credits}"
+            assert (e.winners, e.credits) == (winners, credits), (
+                f"settlement {e.winners, e.credits}, the model says {winners, credits}"
+            )
             expected = [s + c for s, c in zip(expected, credits)]
         assert list(h.scores) == expected, f"scores {h.scores}, the model says {expected}"
 
@@ -491,10 +496,14 @@ class MatchMachine(RuleBasedStateMachine):
             and not model_can_place(h, b.seat)
         )
         if b.kind == "end-turn":
-            assert b.continuing and self.ruleset.continuation is Continuation.OPTIONAL, "an end of turn without a continuation"
+            assert b.continuing and self.ruleset.continuation is Continuation.OPTIONAL, (
+                "an end of turn without a continuation"
+            )
             assert [type(e) for e in new[:1]] == [EndTurn] and ends == [EndTurn(b.seat)]
         elif lapse:
-            assert ends == [EndTurn(b.seat)] and new[1] == EndTurn(b.seat), "a lapsed continuation is one end-turn event (HRI-1)"
+            assert ends == [EndTurn(b.seat)] and new[1] == EndTurn(b.seat), (
+                "a lapsed continuation is one end-turn event (HRI-1)"
+            )
             assert h.to_act == (b.seat + 1) % h.seats
             event("continuation lapsed (end-turn variant)")
         else:

@@ -17,12 +17,12 @@ from hypothesis.errors import InvalidArgument
 
 from horserace import strategies as hrst
 from horserace.corpus.fixture import Fixture
-from horserace.corpus.loader import check_fixtures, load_text
 from horserace.corpus.ids import generated_id
+from horserace.corpus.loader import check_fixtures, load_text
+from horserace.corpus.observers import observe
 from horserace.engine.hand import DEAL_SIZE, Hand
 from horserace.engine.layout import Layout, parse_port
 from horserace.engine.ruleset import VARIANT_FIELDS, BranchUse, Continuation, Ruleset
-from horserace.corpus.observers import observe
 from horserace.engine.tiles import NAMES, TILE_COUNT, parse_tile
 
 FILE = "scenarios/generated/strategies.yaml"

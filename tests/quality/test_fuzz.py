@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from horserace.cli import main
-from horserace.conformance.runner import Options, Worker
 from horserace.cli.exitcodes import ExitCode
+from horserace.conformance.runner import Options, Worker
 from horserace.corpus.loader import load_paths
-from horserace.quality.fuzz import truncated
 from horserace.corpus.replay import replay_fixture
+from horserace.quality.fuzz import truncated
 
 pytestmark = pytest.mark.slow
 
@@ -50,5 +50,7 @@ def test_fuzz_of_the_reference_engine_finds_nothing(tmp_path, capsys):
 
 
 def test_fuzz_with_an_unusable_implementation(tmp_path, capsys):
-    assert main(["fuzz", "--impl", "/no/such/engine", "--budget", "5", "--out", str(tmp_path)]) == \
-        ExitCode.IMPLEMENTATION_UNUSABLE
+    assert (
+        main(["fuzz", "--impl", "/no/such/engine", "--budget", "5", "--out", str(tmp_path)])
+        == ExitCode.IMPLEMENTATION_UNUSABLE
+    )

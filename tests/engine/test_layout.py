@@ -31,8 +31,13 @@ def test_non_double_touching_half_follows_the_target_value():
 
 
 def test_double_on_a_branch_is_a_new_spinner():
-    layout = build(("[3|3]",), ("[3|4]", "[3|3]", "linear-a"), ("[1|3]", "[3|3]", "linear-b"),
-                   ("[3|6]", "[3|3]", "branch-a"), ("[6|6]", "[3|6]", "high"))
+    layout = build(
+        ("[3|3]",),
+        ("[3|4]", "[3|3]", "linear-a"),
+        ("[1|3]", "[3|3]", "linear-b"),
+        ("[3|6]", "[3|3]", "branch-a"),
+        ("[6|6]", "[3|6]", "high"),
+    )
     # [3|3] interior 0; ends [3|4]: 4, [1|3]: 1, [6|6] terminal 12 -> 17.
     assert layout.count == 17 and NAMES[layout.spinners()[-1]] == "[6|6]"
     assert moves(layout, "[2|6]") == [("[6|6]", "linear-b")]  # no branch of [6|6] yet

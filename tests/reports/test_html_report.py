@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from horserace.reports.html import failing_layout, render_html
 from horserace.engine.layout import PORT_NAMES, Layout
-from horserace.reports.stream import ResultStream
-from horserace.reports.write import write_all
-from horserace.reports.svg import SPINNER_COLOUR, layout_svg
 from horserace.engine.tiles import FULL_SET_MASK, NAMES
+from horserace.reports.html import failing_layout, render_html
+from horserace.reports.stream import ResultStream
+from horserace.reports.svg import SPINNER_COLOUR, layout_svg
+from horserace.reports.write import write_all
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -137,8 +137,7 @@ def test_last_snapshot_of_the_long_sequence():
     # [4|4] and [5|5] (the branches of [1|1] are both used).
     root = parse(layout_svg(SEQUENCE))
     assert filled(root) == [("[0|5]", 0), ("[1|2]", 2), ("[1|3]", 3), ("[3|4]", 3)]
-    assert hollow(root) == [("[4|4]", "branch-a"), ("[4|4]", "branch-b"),
-                            ("[5|5]", "branch-a"), ("[5|5]", "branch-b")]
+    assert hollow(root) == [("[4|4]", "branch-a"), ("[4|4]", "branch-b"), ("[5|5]", "branch-a"), ("[5|5]", "branch-b")]
     assert spinners(root) == ["[1|1]", "[4|4]", "[5|5]"]
     assert root.get("data-tiles") == "9"
     assert_no_overlaps(tile_rects(root))
@@ -167,18 +166,21 @@ def test_branch_use_one_leaves_no_second_branch():
     assert filled(both) == filled(one)
 
 
-@pytest.mark.parametrize("bad, drawn", [
-    ({"tile": "<script>", "target": "[4|4]", "port": "branch-a"}, 4),      # not tile notation
-    ({"tile": "[2|5]", "target": "[3|4]", "port": "low"}, 4),               # no half 3 (HR-PLACE-1)
-    ({"tile": "[4|6]", "target": "[3|4]", "port": "linear-a"}, 4),          # no such port on a non-double
-    ({"tile": "[2|4]", "target": "[6|6]", "port": "high"}, 4),              # target not on the layout
-    ({"tile": "[1|4]", "target": "[4|4]", "port": "branch-a"}, 4),          # already on the layout
-    ({"tile": "[4|6]", "port": "sideways"}, 4),                             # unknown port
-    ({"tile": "[4|6]"}, 4),                                                 # no target on a non-empty layout
-    ({"target": "[4|4]"}, 4),                                               # no tile
-    ("[4|6] on [4|4]", 4),                                                  # not a mapping
-    ({"tile": 46, "target": "[4|4]", "port": "branch-a"}, 4),               # not a string
-])
+@pytest.mark.parametrize(
+    "bad, drawn",
+    [
+        ({"tile": "<script>", "target": "[4|4]", "port": "branch-a"}, 4),  # not tile notation
+        ({"tile": "[2|5]", "target": "[3|4]", "port": "low"}, 4),  # no half 3 (HR-PLACE-1)
+        ({"tile": "[4|6]", "target": "[3|4]", "port": "linear-a"}, 4),  # no such port on a non-double
+        ({"tile": "[2|4]", "target": "[6|6]", "port": "high"}, 4),  # target not on the layout
+        ({"tile": "[1|4]", "target": "[4|4]", "port": "branch-a"}, 4),  # already on the layout
+        ({"tile": "[4|6]", "port": "sideways"}, 4),  # unknown port
+        ({"tile": "[4|6]"}, 4),  # no target on a non-empty layout
+        ({"target": "[4|4]"}, 4),  # no tile
+        ("[4|6] on [4|4]", 4),  # not a mapping
+        ({"tile": 46, "target": "[4|4]", "port": "branch-a"}, 4),  # not a string
+    ],
+)
 def test_illegal_placements_do_not_crash(bad, drawn):
     svg = layout_svg(SEQUENCE[:4] + [bad] + SEQUENCE[4:], title=HOSTILE)
     root = parse(svg)
@@ -198,7 +200,7 @@ def test_odd_inputs_draw_an_empty_layout():
 def assert_no_overlaps(rects: dict) -> None:
     items = list(rects.items())
     for i, (a, ra) in enumerate(items):
-        for b, rb in items[i + 1:]:
+        for b, rb in items[i + 1 :]:
             overlap = min(ra[2], rb[2]) - max(ra[0], rb[0]) > 0.5 and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 0.5
             assert not overlap, (a, ra, b, rb)
 
@@ -213,7 +215,11 @@ def random_placements(seed: int) -> list[dict]:
         t, target, port = rng.choice(moves)
         layout.place(t, target, port)
         hand &= ~(1 << t)
-        out.append({"tile": NAMES[t]} if target is None else {"tile": NAMES[t], "target": NAMES[target], "port": PORT_NAMES[port]})
+        out.append(
+            {"tile": NAMES[t]}
+            if target is None
+            else {"tile": NAMES[t], "target": NAMES[target], "port": PORT_NAMES[port]}
+        )
     return out
 
 
@@ -232,13 +238,22 @@ def test_random_layouts_are_drawn_without_overlaps_and_deterministically(seed):
 def layout_record(**extra) -> dict:
     steps = SEQUENCE
     record = {
-        "record": "result", "id": "7SWR67", "kind": "layout", "file": "scenarios/rule-text/worked-examples.yaml",
-        "line": 5, "rule": "HR-COUNT-1", "rules": ["HR-COUNT-1", "HR-SPIN-2"],
-        "description": "The long worked sequence " + HOSTILE, "status": "fail",
-        "message": "", "seconds": 0.01,
-        "differences": [{"path": "steps[3].sum", "expected": 5, "actual": 13},
-                        {"path": "steps[3].contributions[1].value", "expected": 3, "actual": "</td><script>x</script>"},
-                        {"path": "steps[5].sum", "expected": 10, "actual": "<missing>"}],
+        "record": "result",
+        "id": "7SWR67",
+        "kind": "layout",
+        "file": "scenarios/rule-text/worked-examples.yaml",
+        "line": 5,
+        "rule": "HR-COUNT-1",
+        "rules": ["HR-COUNT-1", "HR-SPIN-2"],
+        "description": "The long worked sequence " + HOSTILE,
+        "status": "fail",
+        "message": "",
+        "seconds": 0.01,
+        "differences": [
+            {"path": "steps[3].sum", "expected": 5, "actual": 13},
+            {"path": "steps[3].contributions[1].value", "expected": 3, "actual": "</td><script>x</script>"},
+            {"path": "steps[5].sum", "expected": 10, "actual": "<missing>"},
+        ],
         "input": {"steps": steps},
         "expected": {"steps": [{"sum": 0}] * len(steps)},
         "variants": {},
@@ -256,14 +271,31 @@ def play_record(path: str, **extra) -> dict:
         {"event": "place", "seat": 2, "tile": "[3|4]", "target": "[4|4]", "port": "linear-b", "count": 5},
     ]
     record = {
-        "record": "result", "id": "53RZXW", "kind": "play", "file": "p.yaml", "line": 1, "rule": "HR-TURN-1",
-        "rules": ["HR-TURN-1"], "description": "play", "status": "fail", "message": "", "seconds": 0.0,
+        "record": "result",
+        "id": "53RZXW",
+        "kind": "play",
+        "file": "p.yaml",
+        "line": 1,
+        "rule": "HR-TURN-1",
+        "rules": ["HR-TURN-1"],
+        "description": "play",
+        "status": "fail",
+        "message": "",
+        "seconds": 0.0,
         "differences": [{"path": path, "expected": 1, "actual": 2}],
-        "input": {"hands": [{"layout": [{"tile": "[1|2]"}, {"tile": "[2|4]", "target": "[1|2]", "port": "high"}],
-                             "placements": [{"tile": "[4|4]", "target": "[2|4]", "port": "high"},
-                                            {"end_turn": True},
-                                            {"tile": "[1|1]", "target": "[1|2]", "port": "low"},
-                                            {"tile": "[3|4]", "target": "[4|4]", "port": "linear-b"}]}]},
+        "input": {
+            "hands": [
+                {
+                    "layout": [{"tile": "[1|2]"}, {"tile": "[2|4]", "target": "[1|2]", "port": "high"}],
+                    "placements": [
+                        {"tile": "[4|4]", "target": "[2|4]", "port": "high"},
+                        {"end_turn": True},
+                        {"tile": "[1|1]", "target": "[1|2]", "port": "low"},
+                        {"tile": "[3|4]", "target": "[4|4]", "port": "linear-b"},
+                    ],
+                }
+            ]
+        },
         "expected": {"hands": [{"events": events}]},
         "variants": {"continuation": "optional"},
     }
@@ -271,23 +303,53 @@ def play_record(path: str, **extra) -> dict:
     return record
 
 
-HEADER = {"record": "header", "suite": "0.1.0", "protocol": "1.0", "started": "2026-01-02T03:04:05Z",
-          "command": "my-engine --serve", "mode": "persistent",
-          "implementation": {"type": "hello", "protocol": "1.0", "name": "my<engine>", "version": "2.3.1",
-                             "language": "Rust & C", "kinds": ["layout", "play"], "readings": {"branch_use": "both"}}}
+HEADER = {
+    "record": "header",
+    "suite": "0.1.0",
+    "protocol": "1.0",
+    "started": "2026-01-02T03:04:05Z",
+    "command": "my-engine --serve",
+    "mode": "persistent",
+    "implementation": {
+        "type": "hello",
+        "protocol": "1.0",
+        "name": "my<engine>",
+        "version": "2.3.1",
+        "language": "Rust & C",
+        "kinds": ["layout", "play"],
+        "readings": {"branch_use": "both"},
+    },
+}
 
 
 def footer_for(results: list[dict], **extra) -> dict:
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    return {"record": "footer", "finished": "2026-01-02T03:04:06Z", "counts": counts,
-            "conformant": not any(r["status"] not in ("pass", "xfail", "skip") for r in results), **extra}
+    return {
+        "record": "footer",
+        "finished": "2026-01-02T03:04:06Z",
+        "counts": counts,
+        "conformant": not any(r["status"] not in ("pass", "xfail", "skip") for r in results),
+        **extra,
+    }
 
 
 def passing(fixture_id: str, rule: str, status: str = "pass") -> dict:
-    return {"record": "result", "id": fixture_id, "kind": "settlement", "file": "s.yaml", "line": 3, "rule": rule,
-            "rules": [rule], "description": "fine", "status": status, "message": "", "differences": [], "seconds": 0}
+    return {
+        "record": "result",
+        "id": fixture_id,
+        "kind": "settlement",
+        "file": "s.yaml",
+        "line": 3,
+        "rule": rule,
+        "rules": [rule],
+        "description": "fine",
+        "status": status,
+        "message": "",
+        "differences": [],
+        "seconds": 0,
+    }
 
 
 # ---------------------------------------------------------------------- the failing step
@@ -300,8 +362,11 @@ def test_layout_fixture_is_drawn_at_its_first_differing_step():
 
 
 def test_refused_layout_step_and_crash_are_drawn_too():
-    refused = layout_record(status="rejected", differences=[],
-                            message="refused action 8 (HR-SPIN-3): input.steps[8][0]: placing [1|3] is illegal")
+    refused = layout_record(
+        status="rejected",
+        differences=[],
+        message="refused action 8 (HR-SPIN-3): input.steps[8][0]: placing [1|3] is illegal",
+    )
     placements, caption = failing_layout(refused)
     assert placements == SEQUENCE and "refused" in caption
     crashed = layout_record(status="crash", differences=[], message="the implementation died")
@@ -323,8 +388,12 @@ def test_play_fixture_is_drawn_at_the_first_differing_event():
 
 
 def test_illegal_fixture_draws_its_position():
-    record = {"kind": "illegal", "status": "not-rejected", "input": {"layout": SEQUENCE[:2], "actions": []},
-              "differences": [{"path": "rejected_at", "expected": 0, "actual": None}]}
+    record = {
+        "kind": "illegal",
+        "status": "not-rejected",
+        "input": {"layout": SEQUENCE[:2], "actions": []},
+        "differences": [{"path": "rejected_at", "expected": 0, "actual": None}],
+    }
     assert failing_layout(record)[0] == SEQUENCE[:2]
     assert failing_layout({"kind": "settlement", "input": {"hands": []}}) is None
     assert failing_layout({"kind": "perft", "input": {"hands": []}}) is None
@@ -347,8 +416,13 @@ def tags(html: str) -> list[tuple[str, dict]]:
 
 
 def report_page() -> str:
-    results = [passing("AAAAAA", "HR-COUNT-1"), layout_record(), play_record("hands[0].events[3].count"),
-               passing("BBBBBB", "HR-SETTLE-1", "skip"), passing("CCCCCC", "HR-TURN-1", "xfail")]
+    results = [
+        passing("AAAAAA", "HR-COUNT-1"),
+        layout_record(),
+        play_record("hands[0].events[3].count"),
+        passing("BBBBBB", "HR-SETTLE-1", "skip"),
+        passing("CCCCCC", "HR-TURN-1", "xfail"),
+    ]
     return render_html(HEADER, results, footer_for(results))
 
 
@@ -365,9 +439,20 @@ def test_page_escapes_every_hostile_string():
 def test_page_shows_header_counts_rules_and_failures():
     html = report_page()
     assert html.startswith("<!DOCTYPE html>")
-    for text in ("2.3.1", "Rust &amp; C", "suite version", "0.1.0", "protocol version", "2026-01-02T03:04:05Z",
-                 "NOT CONFORMANT", "HR-COUNT-1", "HR-TURN-1", "HR-SETTLE-1",
-                 "worked-examples.yaml:5", "missing from the answer"):
+    for text in (
+        "2.3.1",
+        "Rust &amp; C",
+        "suite version",
+        "0.1.0",
+        "protocol version",
+        "2026-01-02T03:04:05Z",
+        "NOT CONFORMANT",
+        "HR-COUNT-1",
+        "HR-TURN-1",
+        "HR-SETTLE-1",
+        "worked-examples.yaml:5",
+        "missing from the answer",
+    ):
         assert text in html, text
     found = tags(html)
     ids = {attrs.get("id") for _, attrs in found}
@@ -383,7 +468,7 @@ def test_page_shows_header_counts_rules_and_failures():
     row = re.search(r"<code>HR-COUNT-1</code></td>(.*?)</tr>", html).group(1)
     assert re.findall(r'class="num">(\d+)<', row) == ["1", "1", "0"]
     # The expected/actual table shows the differing field.
-    assert "<code>steps[3].sum</code></td><td class=\"value\">5</td><td class=\"value\">13</td>" in html
+    assert '<code>steps[3].sum</code></td><td class="value">5</td><td class="value">13</td>' in html
 
 
 def test_page_without_failures_says_so():
@@ -397,15 +482,25 @@ def test_unusable_implementation_is_shown_prominently():
     header = {"record": "header", "suite": "0.1.0", "protocol": "1.0", "command": "/bin/echo nope", "started": "x"}
     footer = {"record": "footer", "unusable": "handshake failed (crash): <exit 0>", "counts": {}, "conformant": False}
     html = render_html(header, [], footer)
-    assert re.search(r'<div class="alert"><strong>The implementation could not be used:</strong> '
-                     r"handshake failed \(crash\): &lt;exit 0&gt;</div>", html)
+    assert re.search(
+        r'<div class="alert"><strong>The implementation could not be used:</strong> '
+        r"handshake failed \(crash\): &lt;exit 0&gt;</div>",
+        html,
+    )
     assert "IMPLEMENTATION UNUSABLE" in html and "No fixture was run" in html
 
 
 def test_interrupted_run_and_broken_records_still_render():
     record = layout_record(input={"steps": [{"tile": "[9|9]"}]}, differences=[{"path": "steps[0].sum"}])
-    odd = {"record": "result", "id": 'Q"<x>', "kind": "play", "rule": "HR-TURN-3", "status": "crash",
-           "input": {"hands": "nonsense"}, "differences": None}
+    odd = {
+        "record": "result",
+        "id": 'Q"<x>',
+        "kind": "play",
+        "rule": "HR-TURN-3",
+        "status": "crash",
+        "input": {"hands": "nonsense"},
+        "differences": None,
+    }
     html = render_html({}, [record, odd], {"interrupted": True, "error": "KeyboardInterrupt: <ctrl-c>"})
     assert "INTERRUPTED" in html and "KeyboardInterrupt: &lt;ctrl-c&gt;" in html
     assert "cannot be drawn" in html  # [9|9] is no tile: the drawing says so
@@ -426,8 +521,16 @@ def test_write_all_writes_the_html_report(tmp_path):
 
 
 # ---------------------------------------------------------------------- the browser
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 BROWSER_TIMEOUT = 60  # seconds per Chromium run
 
 
@@ -436,8 +539,10 @@ def chromium_path() -> str:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     if "CI" in os.environ:
-        pytest.fail("Chromium is not installed (/usr/bin/chromium): .ci/run should install it "
-                    "(apt-get install -y chromium) so that the browser test of the HTML report runs in CI")
+        pytest.fail(
+            "Chromium is not installed (/usr/bin/chromium): .ci/run should install it "
+            "(apt-get install -y chromium) so that the browser test of the HTML report runs in CI"
+        )
     pytest.skip("Chromium is not installed (/usr/bin/chromium); install it with apt-get install -y chromium")
 
 
@@ -445,8 +550,9 @@ def run_chromium(chromium: str, profile: Path, *args: str) -> tuple[int, str, st
     """Run Chromium in its own process group, killed as a whole after the time budget."""
     profile.mkdir(parents=True, exist_ok=True)
     command = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          errors="replace", start_new_session=True) as proc:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True
+    ) as proc:
         try:
             out, err = proc.communicate(timeout=BROWSER_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -468,18 +574,24 @@ def test_report_page_in_headless_chromium(tmp_path):
 
     # The check must be able to see an error: a page that logs one and throws.
     canary = tmp_path / "canary.html"
-    canary.write_text("<!DOCTYPE html><html><body><script>console.error('canary-error'); "
-                      "undefinedCanaryFunction();</script></body></html>", encoding="utf-8")
-    _, _, err = run_chromium(chromium, tmp_path / "profile-canary", "--enable-logging=stderr", "--v=0",
-                             "--dump-dom", canary.as_uri())
+    canary.write_text(
+        "<!DOCTYPE html><html><body><script>console.error('canary-error'); "
+        "undefinedCanaryFunction();</script></body></html>",
+        encoding="utf-8",
+    )
+    _, _, err = run_chromium(
+        chromium, tmp_path / "profile-canary", "--enable-logging=stderr", "--v=0", "--dump-dom", canary.as_uri()
+    )
     seen = page_errors(err)
-    assert any("canary-error" in line for line in seen) and any("Uncaught" in line for line in seen), \
+    assert any("canary-error" in line for line in seen) and any("Uncaught" in line for line in seen), (
         f"this Chromium does not report page errors as expected; stderr:\n{err[-3000:]}"
+    )
 
     page = tmp_path / "report.html"
     page.write_text(report_page(), encoding="utf-8")
-    code, dom, err = run_chromium(chromium, tmp_path / "profile-dom", "--enable-logging=stderr", "--v=0",
-                                  "--dump-dom", page.as_uri())
+    code, dom, err = run_chromium(
+        chromium, tmp_path / "profile-dom", "--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri()
+    )
     assert code == 0, err[-3000:]
     assert page_errors(err) == [], err[-3000:]
     assert "<svg" in dom and 'class="hr-layout"' in dom
@@ -488,8 +600,14 @@ def test_report_page_in_headless_chromium(tmp_path):
     assert "<script" not in dom
 
     shot = tmp_path / "report-screenshot.png"
-    code, _, err = run_chromium(chromium, tmp_path / "profile-shot", f"--screenshot={shot}",
-                                "--window-size=1200,2000", "--hide-scrollbars", page.as_uri())
+    code, _, err = run_chromium(
+        chromium,
+        tmp_path / "profile-shot",
+        f"--screenshot={shot}",
+        "--window-size=1200,2000",
+        "--hide-scrollbars",
+        page.as_uri(),
+    )
     assert code == 0 and shot.exists(), err[-3000:]
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000  # a real rendering, not a blank page

@@ -2,7 +2,6 @@
 
 import pytest
 
-from horserace.errors import NotationError
 from horserace.engine.tiles import (
     ALL_TILES,
     IS_DOUBLE,
@@ -14,6 +13,7 @@ from horserace.engine.tiles import (
     tile,
     tiles_of,
 )
+from horserace.errors import NotationError
 
 
 def test_the_set_has_28_tiles_7_doubles_168_pips():

@@ -11,7 +11,6 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
-from horserace.corpus.loader import load_paths
 from horserace.quality.mutants import MUTANTS
 from horserace.resources.documents import load_rules
 
@@ -24,11 +23,11 @@ def test_at_least_fifteen_mutants_each_naming_a_real_rule():
     assert all(m.rule in rules for m in MUTANTS.values())
 
 
-def test_every_mutant_is_killed_by_a_fixture_citing_its_rule(capsys):
+def test_every_mutant_is_killed_by_a_fixture_citing_its_rule(capsys, corpus):
     assert main(["mutants", "--format", "json", "--jobs", "2"]) == ExitCode.OK
     report = json.loads(capsys.readouterr().out)
     assert report["survivors"] == []
-    fixtures = {fx.id: fx for fx in load_paths().fixtures}
+    fixtures = {fx.id: fx for fx in corpus.fixtures}
     for result in report["mutants"]:
         citing = [k["id"] for k in result["killers"] if result["rule"] in fixtures[k["id"]].rules]
         assert citing, f"{result['mutant']} is killed only by fixtures that do not cite {result['rule']}"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from horserace.errors import IllegalAction, SetupError
-from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.layout import Layout
+from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.errors import IllegalAction, SetupError
 from tests.helpers import T, act, hand, place, trace
 
 
@@ -86,8 +86,20 @@ def test_scenario_a_variants():
     assert h.to_act == 1 and trace(h) == ["0 place [1|4] =5/1"]
     # HRI-4 whole-hand: the [2|2] drawn earlier does not continue.
     h = scenario_a(Ruleset.from_readings(drawn_tile_scope="whole-hand"))
-    h.run(_script(h, ["[1|4]", "[1|6] [1|4] low", "[6|6] [1|6] high", "[5|6] [6|6] linear-b",
-                      "[3|5] [5|6] low", "[2|3] [3|5] low", "[2|2] [2|3] low"]))
+    h.run(
+        _script(
+            h,
+            [
+                "[1|4]",
+                "[1|6] [1|4] low",
+                "[6|6] [1|6] high",
+                "[5|6] [6|6] linear-b",
+                "[3|5] [5|6] low",
+                "[2|3] [3|5] low",
+                "[2|2] [2|3] low",
+            ],
+        )
+    )
     assert trace(h)[-2] == "1 place [2|2] [2|3] low =8/0d"  # drawn earlier: the exception applies
 
 
@@ -102,7 +114,9 @@ def test_round_of_passes_variant_adds_passes_but_same_credits():
     passes.pass_turn(0)
     # Seat 0 holds 0 pips, seat 1 holds 11 + 8 = 19 -> 20 -> 4 points.
     assert trace(passes) == [
-        "0 place [1|2] =3/0", "1 pass", "0 pass",
+        "0 place [1|2] =3/0",
+        "1 pass",
+        "0 pass",
         "end blocked winners=[0] credits=[4, 0] scores=[4, 0] next=None",
     ]
 
@@ -211,7 +225,10 @@ def test_branch_use_one_variant():
     # Canonical (HR-SPIN-3): branch-b is open; [0|3] there counts 5 + 4 + 6 + 0 = 15.
     h = opening(CANONICAL)
     act(h, 0, "[0|3]", "[3|3]", "branch-b")
-    assert trace(h)[-2:] == ["0 place [0|3] [3|3] branch-b =15/3", "end domino winners=[0] credits=[1, 0] scores=[7, 0] next=0"]
+    assert trace(h)[-2:] == [
+        "0 place [0|3] [3|3] branch-b =15/3",
+        "end domino winners=[0] credits=[1, 0] scores=[7, 0] next=0",
+    ]
     # Variant branch_use=one (HRI-10): the second branch is closed; seat 0 holds [0|3]
     # and nothing plays, so the hand is blocked: seat 0 holds 3, seat 1 holds 3: a tie,
     # each takes the other's 3 -> 5 -> 1 point.
@@ -219,8 +236,12 @@ def test_branch_use_one_variant():
     assert trace(h)[-1] == "end blocked winners=[0, 1] credits=[1, 1] scores=[4, 1] next=None"
     # Placing on the second branch anyway is rejected under HR-SPIN-3.
     layout = Layout(branch_use_one=True)
-    for tile, target, port in [("[3|3]", None, None), ("[3|5]", "[3|3]", "linear-a"),
-                               ("[3|4]", "[3|3]", "linear-b"), ("[3|6]", "[3|3]", "branch-a")]:
+    for tile, target, port in [
+        ("[3|3]", None, None),
+        ("[3|5]", "[3|3]", "linear-a"),
+        ("[3|4]", "[3|3]", "linear-b"),
+        ("[3|6]", "[3|3]", "branch-a"),
+    ]:
         place(layout, tile, target, port)
     with rejected("HR-SPIN-3"):
         place(layout, "[0|3]", "[3|3]", "branch-b")

@@ -13,14 +13,27 @@ import pytest
 from horserace.cli import main
 from horserace.reports.stream import ResultStream, read_stream
 
-FAKE = Path(__file__).with_name("fake_impl.py")
+FAKE = (
+    Path(__file__).resolve().parents[1] / "conformance" / "fake_impl.py"
+)  # the fake implementations live with the runner tests
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    code = main(["conform", "--impl", f"{sys.executable} {FAKE} settle-wrong", "--report-dir", str(out),
-                 "--select", "kind:settlement", "--select", "kind:layout"])
+    code = main(
+        [
+            "conform",
+            "--impl",
+            f"{sys.executable} {FAKE} settle-wrong",
+            "--report-dir",
+            str(out),
+            "--select",
+            "kind:settlement",
+            "--select",
+            "kind:layout",
+        ]
+    )
     assert code == 1
     return out
 

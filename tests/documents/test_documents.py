@@ -29,10 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from horserace.corpus.loader import load_paths
 from horserace.engine.ruleset import CANONICAL
 
-RULES_DOCS = Path(__file__).resolve().parents[1].parent / "shared" / "rules"
+RULES_DOCS = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
 
 pytestmark = pytest.mark.skipif(not RULES_DOCS.is_dir(), reason=f"rule documents not found at {RULES_DOCS}")
 
@@ -154,14 +153,14 @@ def parse_snapshot(placed: str, summary: str, detail: str, lang: Language, where
         rf"{lang.tiles}: (?P<tiles>.*?)\. {lang.spinners}: (?P<spinners>.*?)\. "
         rf"{lang.connections}: (?P<connections>.*?)\. {lang.points}: (?P<points>.*?)\. "
         rf"{lang.counted}: (?P<contributions>.*?)\.",
-        detail[len(summary):].strip(),
+        detail[len(summary) :].strip(),
     )
     assert m, f"{where}: cannot read the snapshot details in {detail!r}"
     tiles = [canonical_tile(t) for t in _items(m["tiles"], lang, ", ")]
     spinners = [canonical_tile(t) for t in _items(m["spinners"], lang, ", ")]
     connections = []
     for item in _items(m["connections"], lang, "; "):
-        ends = item.split(" – ")
+        ends = item.split(" \N{EN DASH} ")  # the documents join the ends with an en dash
         assert len(ends) == 2, f"{where}: a connection joins two ends: {item!r}"
         connections.append((_end(ends[0], lang, where), _end(ends[1], lang, where)))
     points = []
@@ -176,7 +175,9 @@ def parse_snapshot(placed: str, summary: str, detail: str, lang: Language, where
         contributions.append((canonical_tile(c[1]), int(c[2])))
     # The block is consistent in itself: the printed terms are the listed contributions
     # and add up to the printed sum.
-    assert sorted(terms) == sorted(v for _, v in contributions), f"{where}: terms {terms} vs contributions {contributions}"
+    assert sorted(terms) == sorted(v for _, v in contributions), (
+        f"{where}: terms {terms} vs contributions {contributions}"
+    )
     assert sum(terms) == total, f"{where}: {' + '.join(map(str, terms))} is not {total}"
     assert canonical_tile(placed) in tiles, f"{where}: the placed tile is not among the tiles"
     return Snapshot(
@@ -203,7 +204,7 @@ def parse_document(lang: Language) -> list[Snapshot]:
             continue
         where = f"{lang.file}:{i + 1} ({line})"
         body = []
-        for following in lines[i + 1:]:
+        for following in lines[i + 1 :]:
             if not following.startswith(f"{lang.counted}:"):
                 break
             body.append(following)
@@ -221,7 +222,17 @@ def test_italian_document_has_every_snapshot_block():
     attachment points, contributions, sum and credit."""
     assert len(ITALIAN_SNAPSHOTS) == BLOCKS_PER_DOCUMENT
     assert [s.placed for s in ITALIAN_SNAPSHOTS] == [
-        "[4|4]", "[3|4]", "[2|2]", "[1|2]", "[1|5]", "[0|5]", "[1|3]", "[1|4]", "[1|1]", "[6|6]", "[0|0]",
+        "[4|4]",
+        "[3|4]",
+        "[2|2]",
+        "[1|2]",
+        "[1|5]",
+        "[0|5]",
+        "[1|3]",
+        "[1|4]",
+        "[1|1]",
+        "[6|6]",
+        "[0|0]",
     ]
 
 
@@ -260,14 +271,11 @@ def test_italian_and_finnish_snapshots_agree():
 
 
 # ---------------------------------------------------------------------- the corpus
-CORPUS = load_paths()
-
-
-def corpus_steps():
+def corpus_steps(corpus):
     """(fixture, step index, placed tile, expected snapshot) for every step of every
     layout fixture of the bundled corpus that holds under the canonical readings (the
     documents' snapshots are canonical: both branches of [1|1] are used, HRI-10)."""
-    for fx in CORPUS.fixtures:
+    for fx in corpus.fixtures:
         if fx.kind != "layout" or not fx.applies_under(CANONICAL):
             continue
         for i, (placement, expected) in enumerate(zip(fx.input["steps"], fx.expected["steps"])):
@@ -285,10 +293,14 @@ def corpus_view(expected: dict) -> dict:
 
     return {
         "tiles": get("tiles", lambda ts: tuple(sorted(canonical_tile(t) for t in ts))),
-        "connections": get("connections", lambda cs: tuple(sorted(
-            tuple((canonical_tile(end["tile"]), end["port"]) for end in pair) for pair in cs))),
-        "points": get("attachment_points", lambda ps: tuple(sorted(
-            (canonical_tile(p["tile"]), p["port"], p["value"]) for p in ps))),
+        "connections": get(
+            "connections",
+            lambda cs: tuple(sorted(tuple((canonical_tile(end["tile"]), end["port"]) for end in pair) for pair in cs)),
+        ),
+        "points": get(
+            "attachment_points",
+            lambda ps: tuple(sorted((canonical_tile(p["tile"]), p["port"], p["value"]) for p in ps)),
+        ),
         "contributions": get("contributions", lambda cs: Counter((canonical_tile(c["tile"]), c["value"]) for c in cs)),
         "sum": expected.get("sum"),
         "credit_raw": expected.get("credit_raw"),
@@ -311,13 +323,13 @@ def document_view(snap: Snapshot) -> dict:
 @pytest.mark.parametrize(
     "snap", ITALIAN_SNAPSHOTS, ids=[f"{n + 1:02d}-{s.placed}" for n, s in enumerate(ITALIAN_SNAPSHOTS)]
 )
-def test_corpus_holds_every_document_snapshot(snap):
+def test_corpus_holds_every_document_snapshot(snap, corpus):
     """it "Posata" / fi "Pelattu" (the same snapshots, checked above): for each, the corpus
     has a layout fixture step that places that tile and expects the same tiles,
     connections, attachment points, contributions (tile -> value), sum and credit."""
     want = document_view(snap)
     near = []
-    for fx, i, placed, expected in corpus_steps():
+    for fx, i, placed, expected in corpus_steps(corpus):
         if placed != snap.placed:
             continue
         got = corpus_view(expected)

@@ -12,7 +12,7 @@ from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.resources.documents import RULE_ID, load_interpretations, load_rules
 from horserace.resources.paths import spec_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES_DOCS = ROOT.parent / "shared" / "rules"
 DOC_FILES = {"id": "horse-race.id.txt", "it": "horse-race.it.txt", "fi": "horse-race.fi.txt"}
 

@@ -7,33 +7,35 @@ import json
 
 import pytest
 
-from horserace.corpus.loader import load_paths
 from horserace.corpus.replay import replay_fixture
-
-CORPUS = load_paths()
-
-
-def test_corpus_loads_without_errors():
-    assert not CORPUS.errors, "\n".join(e.render() for e in CORPUS.errors)
+from tests.helpers import bundled_corpus
 
 
-@pytest.mark.parametrize("fixture", CORPUS.fixtures, ids=[fx.id for fx in CORPUS.fixtures])
+def test_corpus_loads_without_errors(corpus):
+    assert not corpus.errors, "\n".join(e.render() for e in corpus.errors)
+
+
+# Parametrising needs the fixtures at collection time, before the ``corpus`` fixture can
+# run: the cached loader behind that fixture gives the same, once-parsed corpus.
+@pytest.mark.parametrize("fixture", bundled_corpus().fixtures, ids=lambda fx: fx.id)
 def test_fixture(fixture):
     result = replay_fixture(fixture)
     details = "\n".join(
         f"  {d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in result.differences
     )
-    assert result.status == "pass", f"{fixture.file}:{fixture.line} ({fixture.primary_rule}) {result.message}\n{details}"
+    assert result.status == "pass", (
+        f"{fixture.file}:{fixture.line} ({fixture.primary_rule}) {result.message}\n{details}"
+    )
 
 
-def test_coverage_has_no_gaps():
+def test_coverage_has_no_gaps(corpus):
     from horserace.corpus.rule_coverage import coverage_report
 
-    gaps = coverage_report(CORPUS.fixtures)["gaps"]
+    gaps = coverage_report(corpus.fixtures)["gaps"]
     assert not gaps, gaps
 
 
-def test_corpus_is_correct_under_every_reading():
+def test_corpus_is_correct_under_every_reading(corpus):
     """Under a ruleset with any one reading of the register, every fixture that holds
     under it passes, and the rest are skipped."""
     from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
@@ -41,5 +43,5 @@ def test_corpus_is_correct_under_every_reading():
     for field, readings in VARIANT_FIELDS.items():
         for reading in readings:
             ruleset = Ruleset.from_readings(**{field: reading})
-            statuses = {replay_fixture(fx, ruleset).status for fx in CORPUS.fixtures}
+            statuses = {replay_fixture(fx, ruleset).status for fx in corpus.fixtures}
             assert statuses <= {"pass", "skip"}, (field, reading, statuses)

@@ -7,13 +7,17 @@ import json
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
-from horserace.corpus.loader import load_paths
-from horserace.corpus.encoding import canonical
 from horserace.corpus.compare import diff
+from horserace.corpus.encoding import canonical
+from horserace.corpus.loader import load_paths
 from horserace.corpus.replay import replay_fixture
-from tests.test_fixture_loader import GOOD_LAYOUT
+from tests.corpus.test_fixture_loader import GOOD_LAYOUT
 
-FAILING = GOOD_LAYOUT.replace("T3STAA", "T3STBB").replace("sum: 4", "sum: 5").replace("[HR-COUNT-2]", "[HR-COUNT-4, HR-COUNT-2]")
+FAILING = (
+    GOOD_LAYOUT.replace("T3STAA", "T3STBB")
+    .replace("sum: 4", "sum: 5")
+    .replace("[HR-COUNT-2]", "[HR-COUNT-4, HR-COUNT-2]")
+)
 VARIANT = GOOD_LAYOUT.replace("T3STAA", "T3STCC").replace("  origin:", "  variants: {branch_use: one}\n  origin:")
 
 
@@ -86,8 +90,9 @@ def test_coverage_reports_gaps(tmp_path, capsys):
 
 
 def test_expected_tiles_either_half_first():
-    assert canonical({"tile": "[5|2]", "contributions": [{"tile": "[6|6]", "value": 12}, {"tile": "[1|2]", "value": 2}]}) == {
-        "tile": "[2|5]", "contributions": [{"tile": "[1|2]", "value": 2}, {"tile": "[6|6]", "value": 12}]}
+    assert canonical(
+        {"tile": "[5|2]", "contributions": [{"tile": "[6|6]", "value": 12}, {"tile": "[1|2]", "value": 2}]}
+    ) == {"tile": "[2|5]", "contributions": [{"tile": "[1|2]", "value": 2}, {"tile": "[6|6]", "value": 12}]}
 
 
 def test_diff_does_not_confuse_booleans_and_integers():

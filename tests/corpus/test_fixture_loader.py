@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from horserace.resources.limits import MAX_FILE_BYTES
 from horserace.corpus.loader import load_paths
+from horserace.resources.limits import MAX_FILE_BYTES
 
 GOOD_LAYOUT = """\
 - id: T3STAA
@@ -126,7 +126,7 @@ def test_fresh_deal_hand_sizes(tmp_path):
 
 
 def test_unknown_rule_id(tmp_path):
-    unknown = "HR-COUNT-" + "99"  # spelt in two parts: tests/test_spec.py checks every ID cited here exists
+    unknown = "HR-COUNT-" + "99"  # spelt in two parts: tests/documents/test_spec.py checks every ID cited here exists
     err = only_error(tmp_path, GOOD_LAYOUT.replace("[HR-COUNT-2]", f"[{unknown}]"))
     assert f"{unknown} does not exist" in err
 
@@ -139,7 +139,9 @@ def test_duplicate_fixture_ids_across_files(tmp_path):
 
 
 def test_illegal_placement_where_the_fixture_says_legal(tmp_path):
-    text = GOOD_LAYOUT.replace('- {tile: "[2|2]"}', '- {tile: "[2|2]"}\n      - {tile: "[3|4]", target: "[2|2]", port: linear-b}')
+    text = GOOD_LAYOUT.replace(
+        '- {tile: "[2|2]"}', '- {tile: "[2|2]"}\n      - {tile: "[3|4]", target: "[2|2]", port: linear-b}'
+    )
     err = only_error(tmp_path, text)
     assert "HR-PLACE-1" in err and "[3|4]" in err
 

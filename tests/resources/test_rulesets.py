@@ -7,15 +7,14 @@ import json
 import pytest
 
 from horserace.cli import main
-from horserace.quality.ruleset_diff import run_diff
 from horserace.cli.exitcodes import ExitCode
-from horserace.errors import FixtureError, UsageError
 from horserace.corpus.loader import load_paths
 from horserace.corpus.replay import replay_fixture
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS
+from horserace.errors import FixtureError, UsageError
+from horserace.quality.ruleset_diff import run_diff
 from horserace.resources.rulesets import bundled, load_ruleset, resolve
 
-CORPUS = load_paths().fixtures
 VARIANT_RULESETS = [name for name, r in bundled().items() if r.ruleset.variants]
 
 
@@ -38,29 +37,29 @@ def test_invalid_ruleset_is_reported_with_its_place(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(bundled()))
-def test_replay_under_each_ruleset_passes_where_fixtures_apply(name):
+def test_replay_under_each_ruleset_passes_where_fixtures_apply(name, corpus):
     ruleset = resolve(name).ruleset
-    statuses = [replay_fixture(fx, ruleset).status for fx in CORPUS]
+    statuses = [replay_fixture(fx, ruleset).status for fx in corpus.fixtures]
     assert set(statuses) <= {"pass", "skip"} and "pass" in statuses
 
 
 @pytest.mark.parametrize("name", VARIANT_RULESETS)
-def test_diff_against_each_variant_finds_the_fixtures_of_that_reading(name):
+def test_diff_against_each_variant_finds_the_fixtures_of_that_reading(name, corpus):
     variant = resolve(name)
-    report = run_diff(CORPUS, resolve("canonical"), variant)
+    report = run_diff(corpus.fixtures, resolve("canonical"), variant)
     changed = {c.fixture.id for c in report.changed}
     assert changed, f"no fixture changes between canonical and {name}"
-    (field, reading), = variant.ruleset.variants.items()
-    naming = {fx.id for fx in CORPUS if fx.variants.get(field) == reading}
+    ((field, reading),) = variant.ruleset.variants.items()
+    naming = {fx.id for fx in corpus.fixtures if fx.variants.get(field) == reading}
     assert naming & changed, f"no fixture naming {field}={reading} observes differently under canonical"
 
 
-def test_long_match_changes_matches_not_fixtures():
-    report = run_diff(CORPUS, resolve("canonical"), resolve("long-match"), play=4, seed=3)
+def test_long_match_changes_matches_not_fixtures(corpus):
+    report = run_diff(corpus.fixtures, resolve("canonical"), resolve("long-match"), play=4, seed=3)
     assert report.changed == [] and len(report.changed_matches) == 4
 
 
-def test_diff_command_formats_and_exit_codes(capsys):
+def test_diff_command_formats_and_exit_codes(capsys, tmp_path):
     assert main(["diff", "--rules", "canonical", "--rules", "canonical"]) == ExitCode.OK
     assert "no outcome differs" in capsys.readouterr().out
     assert main(["diff", "--rules", "canonical", "--rules", "one-branch", "--format", "json"]) == ExitCode.FAILURES
@@ -69,8 +68,12 @@ def test_diff_command_formats_and_exit_codes(capsys):
     assert main(["diff", "--rules", "canonical", "--rules", "one-branch", "--format", "markdown"]) == ExitCode.FAILURES
     assert "## Outcome diff: `canonical` → `one-branch`" in capsys.readouterr().out
     assert main(["diff", "--rules", "canonical"]) == ExitCode.USAGE
-    assert main(["diff", "--rules", "canonical", "--rules", "nope"]) == ExitCode.INVALID_INPUT
-    capsys.readouterr()
+    # A ruleset that does not exist is a usage error (4); an existing file that is invalid is 2.
+    assert main(["diff", "--rules", "canonical", "--rules", "nope"]) == ExitCode.USAGE
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\ndescription: x\ntarget: 61\nreadings: {branch_use: three}\n")
+    assert main(["diff", "--rules", "canonical", "--rules", str(bad)]) == ExitCode.INVALID_INPUT
+    assert "bad.yaml:4:" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------- versioning and export
@@ -79,14 +82,14 @@ def test_every_corpus_fixture_is_in_the_changelog():
     import sys
     from pathlib import Path
 
-    tool = Path(__file__).resolve().parents[1] / "tools" / "changelog_ids.py"
+    tool = Path(__file__).resolve().parents[2] / "tools" / "changelog_ids.py"
     result = subprocess.run([sys.executable, str(tool)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_deprecated_fixtures_are_skipped_and_cover_nothing(tmp_path):
     from horserace.corpus.rule_coverage import coverage_report
-    from tests.test_fixture_loader import GOOD_LAYOUT
+    from tests.corpus.test_fixture_loader import GOOD_LAYOUT
 
     path = tmp_path / "d.yaml"
     path.write_text(GOOD_LAYOUT.replace("  origin:", "  deprecated: superseded by T3STAB (0.2.0)\n  origin:"))
@@ -96,7 +99,7 @@ def test_deprecated_fixtures_are_skipped_and_cover_nothing(tmp_path):
     assert rows["HR-COUNT-2"] == []
 
 
-def test_export_round_trips_through_the_loader(tmp_path, capsys):
+def test_export_round_trips_through_the_loader(tmp_path, capsys, corpus):
     assert main(["export", str(tmp_path)]) == ExitCode.OK
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     from horserace import __version__
@@ -106,11 +109,17 @@ def test_export_round_trips_through_the_loader(tmp_path, capsys):
     exported = load_paths([tmp_path / "scenarios"])
     assert exported.errors == []
     by_id = {fx.id: fx for fx in exported.fixtures}
-    assert manifest["fixtures"] == len(CORPUS) == len(by_id)
-    for fx in CORPUS:
+    assert manifest["fixtures"] == len(corpus.fixtures) == len(by_id)
+    for fx in corpus.fixtures:
         twin = by_id[fx.id]
-        assert (twin.kind, twin.rules, twin.variants, twin.input, twin.expected, twin.why) == \
-            (fx.kind, fx.rules, fx.variants, fx.input, fx.expected, fx.why)
+        assert (twin.kind, twin.rules, twin.variants, twin.input, twin.expected, twin.why) == (
+            fx.kind,
+            fx.rules,
+            fx.variants,
+            fx.input,
+            fx.expected,
+            fx.why,
+        )
         assert replay_fixture(twin).status == "pass"
     for path in manifest["rulesets"]:
         named = load_ruleset(tmp_path / path)

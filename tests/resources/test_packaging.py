@@ -10,19 +10,27 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
 def test_wheel_carries_spec_and_corpus(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     (wheel,) = tmp_path.glob("horserace-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("horserace/_spec/rules.md", "horserace/_spec/schema/fixture.schema.json",
-                     "horserace/_spec/schema/protocol/answer.json", "horserace/_spec/rulesets/canonical.yaml",
-                     "horserace/verify/proofs.py"):
+    for required in (
+        "horserace/_spec/rules.md",
+        "horserace/_spec/schema/fixture.schema.json",
+        "horserace/_spec/schema/protocol/answer.json",
+        "horserace/_spec/rulesets/canonical.yaml",
+        "horserace/verify/proofs.py",
+    ):
         assert required in names, required
     corpus = {p.name for p in (ROOT / "scenarios" / "rule-text").glob("*.yaml")}
     assert corpus == {Path(n).name for n in names if n.startswith("horserace/_scenarios/rule-text/")}

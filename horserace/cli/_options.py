@@ -1,0 +1,137 @@
+"""Options and steps that several commands share: the ruleset of a command line, fixture
+paths and selection, the implementation's command, output format, progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.fixture import Corpus
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
+from horserace.errors import UsageError
+
+__all__ = [
+    "clear_progress",
+    "format_option",
+    "impl_argv",
+    "load_corpus",
+    "paths_option",
+    "print_load_errors",
+    "progress",
+    "ruleset_from",
+    "selection_options",
+    "variant_options",
+]
+
+
+def format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def paths_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled corpus)")
+
+
+def _variant(text: str) -> tuple[str, str]:
+    field, sep, reading = text.partition("=")
+    field = field.strip().replace("-", "_")
+    if not sep or field not in VARIANT_FIELDS or reading not in VARIANT_FIELDS[field]:
+        known = "; ".join(f"{f}={'|'.join(r)}" for f, r in VARIANT_FIELDS.items())
+        raise argparse.ArgumentTypeError(f"{text!r} is not a register variant; known: {known}")
+    return field, reading
+
+
+def variant_options(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="a ruleset file (spec/rulesets/*.yaml format) or the name of a bundled one, e.g. long-match or one-branch",
+    )
+    p.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING", help=help_text)
+
+
+def selection_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--select",
+        action="append",
+        metavar="WHAT",
+        help="only fixtures matching a fixture ID, rule ID or kind (id:, rule:, kind: to be explicit; repeatable)",
+    )
+    p.add_argument("--deselect", action="append", metavar="WHAT", help="leave out fixtures matching WHAT (repeatable)")
+
+
+def ruleset_from(args: argparse.Namespace) -> Ruleset:
+    """The ruleset of a command line: --rules (a file or a bundled name), then each
+    --variant on top, then --target."""
+    ruleset = CANONICAL
+    if getattr(args, "rules", None):
+        from horserace.resources.rulesets import resolve  # noqa: PLC0415  (start-up: YAML and the schemas only when asked for)
+
+        ruleset = resolve(args.rules).ruleset
+    for field, reading in getattr(args, "variant", None) or ():
+        ruleset = ruleset.with_variant(field, reading)
+    if getattr(args, "target", None) is not None:
+        if args.target < 1:
+            raise UsageError("--target must be a positive whole number")
+        ruleset = replace(ruleset, target=args.target)
+    return ruleset
+
+
+def progress(enabled: bool) -> Callable[[str], None] | None:
+    """A one-line progress display on stderr, or None when stderr is not a terminal."""
+    if not enabled:
+        return None
+
+    def show(message: str) -> None:
+        sys.stderr.write(f"\r\033[K{message}")
+        sys.stderr.flush()
+
+    return show
+
+
+def clear_progress(bar: Callable[[str], None] | None) -> None:
+    if bar:
+        sys.stderr.write("\r\033[K")
+
+
+def load_corpus(paths: list[str]) -> Corpus:
+    """The fixtures of ``paths`` (default: the bundled corpus); a path that does not
+    exist is a usage error."""
+    from horserace.corpus.loader import load_paths  # noqa: PLC0415  (start-up: YAML and the schemas only for commands that load)
+
+    for p in paths:
+        if not Path(p).exists():
+            raise UsageError(f"horserace: no such file or folder: {p}")
+    return load_paths(paths or None)
+
+
+def print_load_errors(corpus: Corpus, fmt: str) -> int:
+    if fmt == "json":
+        print(json.dumps({"errors": [e.to_dict() for e in corpus.errors]}, indent=2))
+    else:
+        for e in corpus.errors:
+            print(e.render(), file=sys.stderr)
+        print(
+            f"{len(corpus.errors)} invalid fixture input(s) in {corpus.files} file(s); nothing was replayed",
+            file=sys.stderr,
+        )
+    return ExitCode.INVALID_INPUT
+
+
+def impl_argv(impl: str | None) -> list[str]:
+    """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    if impl is None:
+        return [sys.executable, "-m", "horserace", "serve"]
+    try:
+        argv = shlex.split(impl)
+    except ValueError as exc:
+        raise UsageError(f"horserace: --impl {impl!r}: {exc}") from None
+    if not argv:
+        raise UsageError("horserace: --impl is empty")
+    return argv

@@ -1,0 +1,68 @@
+"""``horserace bench``: throughput and memory figures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from horserace.cli._options import clear_progress, format_option, progress, ruleset_from, variant_options
+from horserace.cli.exitcodes import ExitCode
+from horserace.errors import UsageError
+
+NAME = "bench"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="measure random hands per second and memory",
+        description="Measure random hands per second (uniform random legal placements, seeded) for "
+        "2, 3 and 4 players and partnerships, with events on and off, and peak memory. "
+        "Prints medians over repeats.",
+    )
+    p.add_argument("--hands", type=int, default=10_000, help="hands per run (default: 10000)")
+    p.add_argument("--repeat", type=int, default=5, help="runs per configuration; the median is shown (default: 5)")
+    p.add_argument("--seed", type=int, default=1, help="random seed of the first run (default: 1)")
+    p.add_argument(
+        "--soak",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play N two-player hands and sample resident memory to show it stays flat",
+    )
+    format_option(p)
+    p.add_argument(
+        "--corpus",
+        action="store_true",
+        help="also measure fixture loading (against a bare CSafeLoader parse) and replay throughput",
+    )
+    p.add_argument(
+        "--corpus-fixtures",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="generated fixtures for --corpus (default: 10000)",
+    )
+    p.add_argument(
+        "--conformance",
+        action="store_true",
+        help="also measure the conformance path: protocol against 'horserace serve' vs in-process replay",
+    )
+    variant_options(p, "measure random play under this reading of the register (repeatable)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.quality import bench  # the corpus and the runner: not for the other commands
+
+    if args.hands < 1 or args.repeat < 1 or args.soak < 0:
+        raise UsageError("--hands and --repeat must be at least 1, --soak at least 0")
+    bar = progress(sys.stderr.isatty())
+    figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset_from(args))
+    soak_result = bench.soak(args.soak, seed=args.seed, progress=bar) if args.soak else None
+    corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=bar) if args.corpus else None
+    conformance_result = bench.measure_conformance(progress=bar) if args.conformance else None
+    clear_progress(bar)
+    result = bench.report(figures, soak_result, corpus_result, conformance_result)
+    print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
+    return ExitCode.OK

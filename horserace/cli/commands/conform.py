@@ -1,0 +1,165 @@
+"""``horserace conform``: the corpus against an implementation, through the protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from horserace.cli._options import (
+    clear_progress,
+    format_option,
+    impl_argv,
+    load_corpus,
+    paths_option,
+    print_load_errors,
+    progress,
+    selection_options,
+)
+from horserace.cli.exitcodes import ExitCode
+from horserace.errors import ImplementationUnusable, UsageError
+
+NAME = "conform"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="run the corpus against an implementation through the conformance protocol",
+        description="Run every applicable fixture against an implementation that speaks "
+        "spec/protocol.md, and write the reports (JSON Lines stream, JSON, JUnit XML, Markdown, "
+        "HTML). Exit 0 when conformant, 1 when not, 3 when the implementation cannot be used.",
+    )
+    paths_option(p)
+    p.add_argument(
+        "--impl",
+        metavar="COMMAND",
+        help="the implementation's command line, split like a POSIX shell (default: the "
+        "reference engine, 'horserace serve')",
+    )
+    p.add_argument("--one-shot", action="store_true", help="start the command once per message")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per fixture (default: 10)")
+    p.add_argument(
+        "--handshake-timeout", type=float, default=10.0, metavar="S", help="seconds for the handshake (default: 10)"
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="implementation processes at once (default: 1)")
+    p.add_argument(
+        "--strict-rule-ids",
+        action="store_true",
+        help="an illegal fixture passes only if the implementation names the same rule ID",
+    )
+    p.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="YAML/JSON file of fixtures expected to fail (strict: one that passes is reported)",
+    )
+    p.add_argument("--write-expectations", metavar="FILE", help="write the current failures as an expectations file")
+    p.add_argument(
+        "--report-dir",
+        default="horserace-report",
+        metavar="DIR",
+        help="where the reports go (default: ./horserace-report)",
+    )
+    selection_options(p)
+    format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
+    from horserace.conformance.runner import Options, Outcome, conformant, counts
+    from horserace.conformance.runner import run as run_fixtures
+    from horserace.corpus.selection import select
+    from horserace.reports.stream import ResultStream, read_stream
+    from horserace.reports.summary import per_rule
+    from horserace.reports.terminal import terminal
+    from horserace.reports.write import write_all
+
+    if args.jobs < 1 or args.timeout <= 0 or args.handshake_timeout <= 0:
+        raise UsageError("--jobs must be at least 1 and timeouts positive")
+    argv = impl_argv(args.impl)
+    if args.expectations and not Path(args.expectations).exists():
+        raise UsageError(f"horserace: no such file: {args.expectations}")
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    expected = read_expectations(args.expectations) if args.expectations else {}
+    unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
+    fixtures = select(corpus.fixtures, args.select, args.deselect)
+    options = Options(
+        timeout=args.timeout,
+        handshake_timeout=args.handshake_timeout,
+        one_shot=args.one_shot,
+        strict_rule_ids=args.strict_rule_ids,
+        jobs=args.jobs,
+        expected_failures=expected,
+    )
+    out_dir = Path(args.report_dir)
+    stream_path = out_dir / "results.jsonl"
+    header = {
+        "command": " ".join(argv),
+        "mode": "one-shot" if args.one_shot else "persistent",
+        "options": {
+            "timeout": args.timeout,
+            "jobs": args.jobs,
+            "strict_rule_ids": args.strict_rule_ids,
+            "expectations": args.expectations,
+        },
+        "fixtures": len(fixtures),
+        "implementation": None,
+    }
+    bar = progress(sys.stderr.isatty())
+    done = [0]
+    with ResultStream(stream_path, header) as stream:
+
+        def on_start(hello: dict[str, Any]) -> None:
+            stream.header["implementation"] = hello
+
+        def on_outcome(outcome: Outcome) -> None:
+            stream.add(outcome.record())
+            done[0] += 1
+            if bar:
+                width = 30
+                filled = width * done[0] // max(1, len(fixtures))
+                bar(f"[{'=' * filled}{' ' * (width - filled)}] {done[0]}/{len(fixtures)} fixtures")
+
+        try:
+            outcomes = run_fixtures(argv, fixtures, options, on_start=on_start, on_outcome=on_outcome)
+        except ImplementationUnusable as exc:
+            stream.finish(
+                {
+                    "unusable": str(exc),
+                    "counts": {},
+                    "conformant": False,
+                    "exit_code": int(ExitCode.IMPLEMENTATION_UNUSABLE),
+                }
+            )
+        else:
+            ok = conformant(outcomes)
+            stream.finish(
+                {
+                    "counts": counts(outcomes),
+                    "conformant": ok,
+                    "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
+                }
+            )
+    clear_progress(bar)
+    written = write_all(stream_path, out_dir)
+    header_r, results, footer = read_stream(stream_path)
+    if args.write_expectations:
+        write_expectations(args.write_expectations, results)
+    if args.format == "json":
+        print(
+            json.dumps(
+                {"footer": footer, "rules": per_rule(results), "reports": {k: str(v) for k, v in written.items()}},
+                indent=2,
+            )
+        )
+    else:
+        header_r.setdefault("implementation", None)
+        print(terminal(header_r, results, footer))
+        where = written.get("html") or written.get("markdown")
+        print(f"reports in {out_dir}/ (HTML: {where})")
+    code: int = footer.get("exit_code", ExitCode.FAILURES)
+    return code

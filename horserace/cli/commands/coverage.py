@@ -1,0 +1,34 @@
+"""``horserace coverage``: rule IDs against fixtures; fails on gaps."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli.exitcodes import ExitCode
+
+NAME = "coverage"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="rule IDs against fixtures; fails on rules or readings without fixtures",
+        description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
+        "when a rule has fewer than two fixtures or a register reading has no fixture.",
+    )
+    paths_option(p)
+    format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.corpus.rule_coverage import coverage_report
+    from horserace.reports.coverage_text import format_text
+
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    report = coverage_report(corpus.fixtures)
+    print(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
+    return ExitCode.FAILURES if report["gaps"] else ExitCode.OK

@@ -1,0 +1,70 @@
+"""``horserace fuzz``: differential fuzzing with shrinking."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from horserace.cli._options import clear_progress, format_option, impl_argv, progress, ruleset_from, variant_options
+from horserace.cli.exitcodes import ExitCode
+from horserace.errors import UsageError
+
+NAME = "fuzz"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="differential fuzzing: random play scenarios against an implementation and the reference",
+        description="Send seeded random play scenarios to an implementation through the protocol and "
+        "compare with the reference engine. The first disagreement is shrunk to the shortest prefix "
+        "of placements that still disagrees and written as a fixture (origin: generated) under "
+        "OUT/generated/ for review. Exit 0: no disagreement; 1: one was found.",
+    )
+    p.add_argument(
+        "--impl",
+        metavar="COMMAND",
+        help="the implementation's command line (default: the reference engine, 'horserace serve')",
+    )
+    p.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
+    p.add_argument("--budget", type=int, default=1000, metavar="N", help="seeds to try (default: 1000)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="shards of the seed range run at once, one implementation process each (default: 1)",
+    )
+    p.add_argument(
+        "--out",
+        default="fuzz-findings",
+        metavar="DIR",
+        help="where findings are written, under DIR/generated/ (default: ./fuzz-findings)",
+    )
+    variant_options(
+        p, "fuzz under this reading of the register; the implementation must follow the same readings (repeatable)"
+    )
+    format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.quality.fuzz import fuzz
+    from horserace.reports.command_text import fuzz_text
+
+    if args.budget < 1 or args.jobs < 1:
+        raise UsageError("--budget and --jobs must be at least 1")
+    argv = impl_argv(args.impl)
+    ruleset = ruleset_from(args)
+    bar = progress(sys.stderr.isatty())
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if bar:
+            bar(f"fuzz: {done[0]:,}/{args.budget:,} hands")
+
+    result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick, ruleset=ruleset)
+    clear_progress(bar)
+    print(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
+    return ExitCode.FAILURES if result.findings else ExitCode.OK

@@ -1,0 +1,66 @@
+"""``horserace mutants``: the corpus against every named mutant of the engine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli.exitcodes import ExitCode
+from horserace.errors import UsageError
+
+NAME = "mutants"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="run the corpus against every named mutant of the engine; report killed and surviving ones",
+        description="Each mutant is a realistic misreading of one rule, served by 'horserace serve "
+        "--mutant NAME'. The corpus is strong when every mutant is killed (exit 0); a surviving "
+        "mutant exits 1.",
+    )
+    p.add_argument("--list", action="store_true", help="list the mutants and exit")
+    p.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once (default: 2)")
+    paths_option(p)
+    format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.engine.ruleset import CANONICAL
+    from horserace.quality.mutants import MUTANTS, judge_through_protocol
+    from horserace.reports.command_text import mutants_text
+
+    if args.list:
+        for m in MUTANTS.values():
+            print(f"{m.name:<32} {m.rule:<12} {m.description}")
+        return ExitCode.OK
+    unknown = [name for name in args.only or () if name not in MUTANTS]
+    if unknown or args.jobs < 1:
+        raise UsageError(
+            f"horserace: unknown mutant(s) {', '.join(unknown)}" if unknown else "--jobs must be at least 1"
+        )
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
+    chosen = [MUTANTS[name] for name in (args.only or MUTANTS)]
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
+    survivors = [v for v in verdicts if not v.killed]
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "fixtures": len(fixtures),
+                    "mutants": [v.to_dict() for v in verdicts],
+                    "survivors": [v.mutant.name for v in survivors],
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(mutants_text(verdicts, len(fixtures)))
+    return ExitCode.FAILURES if survivors else ExitCode.OK

@@ -1,0 +1,34 @@
+"""``horserace serve``: the reference engine (or a mutant of it) behind the protocol."""
+
+from __future__ import annotations
+
+import argparse
+
+from horserace.cli._options import ruleset_from, variant_options
+
+NAME = "serve"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        NAME,
+        help="speak the conformance protocol with the reference engine on stdin/stdout",
+        description="Answer conformance-protocol messages (spec/protocol.md) with the reference "
+        "engine: one JSON object per line on stdin, one answer per line on stdout. Works in "
+        "persistent and one-shot mode.",
+    )
+    variant_options(p, "follow this reading of the register (repeatable; default: canonical)")
+    p.add_argument(
+        "--mutant", metavar="NAME", help="serve a deliberately wrong engine (see 'horserace mutants --list')"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from horserace.conformance.server import main_serve
+
+    ruleset = ruleset_from(args)
+    if args.mutant:
+        from horserace.quality.mutants import apply  # only a mutant's server loads the mutants
+
+        apply(args.mutant)
+    return main_serve(ruleset)

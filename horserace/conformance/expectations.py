@@ -1,0 +1,67 @@
+"""Expectations files: the fixtures an implementation is known to fail
+(``horserace conform --expectations FILE``; ``--write-expectations FILE`` writes one).
+
+The format is YAML (or JSON), one mapping::
+
+    expected_failures:
+      FIXTURE_ID: reason
+
+Strict: a listed fixture that passes is reported (``xpass``), and a listed ID that is
+not in the corpus is an error of the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from horserace.errors import ExpectationsError, InputError
+from horserace.resources.strict_yaml import parse_yaml
+
+__all__ = ["read_expectations", "unknown_ids", "write_expectations"]
+
+_HEADER = (
+    "# Fixtures this implementation is expected to fail (horserace conform --expectations).\n"
+    "# A listed fixture that passes is reported (xpass): remove it then.\n"
+)
+
+
+def read_expectations(path: str | Path) -> dict[str, str]:
+    """``{fixture ID: reason}`` from an expectations file; raises
+    :class:`~horserace.errors.ExpectationsError` with the file's place."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExpectationsError(f"cannot read: {exc.strerror}", file=name) from None
+    except UnicodeDecodeError as exc:
+        raise ExpectationsError(f"not UTF-8 (byte {exc.start})", file=name) from None
+    try:
+        data = parse_yaml(text, name)
+    except InputError as exc:
+        raise ExpectationsError(exc.message, file=name, line=exc.line, column=exc.column) from None
+    failures = data.get("expected_failures") if isinstance(data, dict) else None
+    if not isinstance(failures, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in failures.items()
+    ):
+        raise ExpectationsError("expected a mapping 'expected_failures: {FIXTURE_ID: reason}'", file=name)
+    return failures
+
+
+def unknown_ids(expected: dict[str, str], known: Iterable[str], path: str | Path) -> None:
+    """Raise :class:`~horserace.errors.ExpectationsError` if the file lists IDs the corpus
+    does not hold."""
+    unknown = sorted(set(expected) - set(known))
+    if unknown:
+        raise ExpectationsError(f"unknown fixture IDs {', '.join(unknown)}", file=str(path))
+
+
+def write_expectations(path: str | Path, results: list[dict[str, Any]]) -> None:
+    """Write the failures of a run (its result records) as an expectations file."""
+    failing = {r["id"]: f"{r['status']} ({r['rule']})" for r in results if r["status"] not in ("pass", "skip")}
+    text = _HEADER + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)

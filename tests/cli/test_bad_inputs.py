@@ -1,0 +1,104 @@
+"""Every command that takes --rules, a fixture path or an expectations file, given a bad
+one: a name or path that does not exist is a usage error (4); an existing file that is
+invalid is invalid input (2), with ``file:line:column: message``.  Nothing is internal (5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from horserace.cli import main
+from horserace.cli.exitcodes import ExitCode
+
+BAD_RULESET = "name: bad\ndescription: broken on purpose\ntarget: 61\nreadings: {branch_use: three}\n"
+BAD_FIXTURES = "- id: AAAAAA\n  kind: nonsense\n"
+
+#: Each command that takes --rules, with the arguments it needs besides.
+RULES_COMMANDS = {
+    "replay": ["replay"],
+    "play": ["play"],
+    "serve": ["serve"],
+    "fuzz": ["fuzz", "--budget", "1"],
+    "bench": ["bench", "--hands", "1", "--repeat", "1"],
+    "diff": ["diff", "--rules", "canonical"],
+}
+#: Each command that takes fixture paths.
+PATH_COMMANDS = {
+    "replay": ["replay"],
+    "coverage": ["coverage"],
+    "conform": ["conform"],
+    "mutants": ["mutants", "--only", "round-each-opponent"],
+    "diff": ["diff", "--rules", "canonical", "--rules", "canonical"],
+}
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS)
+def test_a_ruleset_that_does_not_exist_is_a_usage_error(command, capsys):
+    assert main([*RULES_COMMANDS[command], "--rules", "no-such-ruleset"]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "no-such-ruleset: no such ruleset file, and no bundled ruleset of that name" in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS)
+def test_an_invalid_ruleset_file_is_invalid_input_with_its_place(command, tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BAD_RULESET)
+    assert main([*RULES_COMMANDS[command], "--rules", str(bad)]) == ExitCode.INVALID_INPUT
+    err = capsys.readouterr().err
+    assert f"{bad}:4:" in err and "readings/branch_use" in err
+
+
+@pytest.mark.parametrize("command", PATH_COMMANDS)
+def test_a_fixture_path_that_does_not_exist_is_a_usage_error(command, tmp_path, capsys):
+    missing = tmp_path / "no" / "such.yaml"
+    assert (
+        main(
+            [*PATH_COMMANDS[command], str(missing), "--report-dir", str(tmp_path / "r")]
+            if command == "conform"
+            else [*PATH_COMMANDS[command], str(missing)]
+        )
+        == ExitCode.USAGE
+    )
+    assert f"no such file or folder: {missing}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", PATH_COMMANDS)
+def test_an_invalid_fixture_file_is_invalid_input_with_its_place(command, tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BAD_FIXTURES)
+    args = [*PATH_COMMANDS[command], str(bad)]
+    if command == "conform":
+        args += ["--report-dir", str(tmp_path / "r")]
+    assert main(args) == ExitCode.INVALID_INPUT
+    captured = capsys.readouterr()
+    assert f"{bad}:1:" in captured.err + captured.out
+
+
+def test_an_expectations_file_that_does_not_exist_is_a_usage_error(tmp_path, capsys):
+    missing = tmp_path / "expected.yaml"
+    code = main(["conform", "--expectations", str(missing), "--report-dir", str(tmp_path / "r")])
+    assert code == ExitCode.USAGE
+    assert f"no such file: {missing}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("expected_failures: [1, 2]\n", ":"),
+        ("expected_failures: {NOSUCH: x}\n", ":"),
+        ("expected_failures: {a: 1\n", ":2:"),  # broken YAML: the place of the error
+        ("expected_failures: {a: x, a: y}\n", ":1:"),  # a duplicate key, as the strict loader finds it
+    ],
+)
+def test_an_invalid_expectations_file_is_invalid_input(text, where, tmp_path, capsys):
+    bad = tmp_path / "expected.yaml"
+    bad.write_text(text)
+    code = main(["conform", "--expectations", str(bad), "--report-dir", str(tmp_path / "r")])
+    assert code == ExitCode.INVALID_INPUT
+    assert f"horserace: {bad}{where}" in capsys.readouterr().err
+
+
+def test_an_unknown_mutant_is_a_usage_error(capsys):
+    assert main(["serve", "--mutant", "no-such"]) == ExitCode.USAGE
+    assert main(["mutants", "--only", "no-such"]) == ExitCode.USAGE
+    assert "no-such" in capsys.readouterr().err
