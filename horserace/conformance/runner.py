@@ -90,7 +90,7 @@ def check_hello(answer: dict) -> Ruleset:
     if issues:
         raise ImplementationUnusable("invalid hello: " + "; ".join(issues[:3]))
     readings = {k: v for k, v in (answer.get("readings") or {}).items() if k in VARIANT_FIELDS}
-    return Ruleset.from_readings(**readings)
+    return Ruleset.from_readings(readings)
 
 
 def evaluate(fx: Fixture, answer: dict, strict_rule_ids: bool) -> tuple[str, list[Difference], str]:

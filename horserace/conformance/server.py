@@ -11,6 +11,7 @@ from horserace._version import __version__
 from horserace.conformance.protocol import PROTOCOL_VERSION, encode
 from horserace.corpus.fixture import KINDS
 from horserace.corpus.observers import observe
+from horserace.engine.hand import Hand
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.errors import ScenarioError
 
@@ -29,8 +30,9 @@ def hello(ruleset: Ruleset) -> dict:
     }
 
 
-def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
-    """The answer to one protocol message (``None`` for ``stop``)."""
+def answer(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> dict | None:
+    """The answer to one protocol message (``None`` for ``stop``), from ``engine``: the
+    reference engine, or a variant or mutant of it that the caller hands down."""
     if not isinstance(message, dict):
         return {"type": "error", "seq": "", "message": "a message is a JSON object"}
     kind_of = message.get("type")
@@ -45,7 +47,7 @@ def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
     if kind not in KINDS or not isinstance(inp, dict):
         return {"type": "error", "seq": seq, "message": "a run message has a known kind and an input object"}
     try:
-        observations = observe(kind, inp, ruleset.readings)
+        observations = observe(kind, inp, ruleset.readings, engine=engine)
     except ScenarioError as exc:
         return {"type": "rejected", "seq": seq, "at": exc.at, "rule": exc.rule, "message": exc.message}
     except (KeyError, TypeError, ValueError) as exc:
@@ -57,7 +59,7 @@ def answer(message: object, ruleset: Ruleset = CANONICAL) -> dict | None:
     return {"type": "result", "seq": seq, "observations": observations}
 
 
-def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL) -> int:
+def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> int:
     """Answer messages line by line until ``stop`` or the end of input (which also makes
     one-shot mode work: one line in, one line out, exit)."""
     for raw in stdin:
@@ -66,7 +68,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL) -> 
         except (ValueError, UnicodeDecodeError) as exc:
             reply: dict | None = {"type": "error", "seq": "", "message": f"not a JSON line: {exc}"}
         else:
-            reply = answer(message, ruleset)
+            reply = answer(message, ruleset, engine)
         if reply is None:
             break
         stdout.write(encode(reply))
@@ -74,5 +76,5 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL) -> 
     return 0
 
 
-def main_serve(ruleset: Ruleset) -> int:
-    return serve(sys.stdin.buffer, sys.stdout.buffer, ruleset)
+def main_serve(ruleset: Ruleset, engine: type[Hand] = Hand) -> int:
+    return serve(sys.stdin.buffer, sys.stdout.buffer, ruleset, engine)

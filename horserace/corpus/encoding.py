@@ -151,7 +151,7 @@ def play_document(played: list[PlayedHand], match: Match, *, seed: int) -> dict[
                 "hands": [[NAMES[t] for t in tiles] for tiles in p.dealt],
                 "boneyard": [NAMES[t] for t in p.boneyard],
                 "scores_before": list(p.scores_before),
-                "events": [event_record(e) for e in cast("list[Event]", p.hand.events)],  # record=True: a list
+                "events": [event_record(e) for e in p.hand.events],
             }
             for p in played
         ],

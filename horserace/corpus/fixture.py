@@ -4,7 +4,7 @@ and checked) and a :class:`Corpus` (the fixtures of some files with every error 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from horserace.corpus.encoding import canonical
 from horserace.engine.ruleset import Ruleset
@@ -51,7 +51,7 @@ class Fixture:
     def ruleset(self) -> Ruleset:
         # The cast: mypy checks **variants against from_readings' target (an int) too;
         # variants hold register readings only.
-        return Ruleset.from_readings(**cast("dict[str, Any]", self.variants))
+        return Ruleset.from_readings(self.variants)
 
     def applies_under(self, ruleset: Ruleset) -> bool:
         """A fixture holds under every reading it does not name, and only under the

@@ -12,7 +12,6 @@ from typing import Any, cast
 
 from horserace.corpus.encoding import event_record
 from horserace.corpus.ids import generated_id
-from horserace.engine.events import Event
 from horserace.engine.hand import Hand, Move
 from horserace.engine.layout import PORT_NAMES
 from horserace.engine.match import deal
@@ -74,7 +73,7 @@ def random_play_fixture(
             ],
         },
         "expected": {
-            "hands": [{"events": [event_record(e) for e in cast("list[Event]", hand.events)]}],  # record=True: a list
+            "hands": [{"events": [event_record(e) for e in hand.events]}],
             "scores": list(hand.scores),
             "match_winners": list(hand.match_winners),
         },

@@ -9,16 +9,15 @@ own input breaks a rule is refused) and, later, the protocol server.  Only the f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Literal, cast
 
 from horserace.corpus.encoding import event_record, layout_snapshot
 from horserace.corpus.fixture import Fixture
-from horserace.engine.events import Event
 from horserace.engine.hand import DEAL_SIZE, Hand, Move
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.ruleset import BranchUse, Ruleset
-from horserace.engine.settlement import settle
 from horserace.engine.tiles import NAMES, TILE_COUNT, mask_of, parse_tile, pips_of
 from horserace.engine.types import Port, Tile
 from horserace.errors import IllegalAction, RuleError, ScenarioError
@@ -26,7 +25,6 @@ from horserace.errors import IllegalAction, RuleError, ScenarioError
 # Layout and settle are looked up here when a fixture is observed: horserace.quality.mutants swaps them.
 __all__ = [
     "OBSERVERS",
-    "Layout",
     "check_scenario",
     "move_name",
     "new_position",
@@ -36,7 +34,6 @@ __all__ = [
     "observe_perft",
     "observe_play",
     "observe_settlement",
-    "settle",
     "with_target",
 ]
 
@@ -83,8 +80,8 @@ def _apply_to_layout(layout: Layout, entries: list[dict[str, Any]], where: str) 
         layout.place(tile, target, port)
 
 
-def observe_layout(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
-    layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
+def observe_layout(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
+    layout = engine.layout_class(branch_use_one=ruleset.branch_use is BranchUse.ONE)
     _apply_to_layout(layout, inp.get("setup", []), "input.setup")
     steps = []
     for i, entry in enumerate(inp["steps"]):
@@ -113,7 +110,14 @@ def _table(inp: dict[str, Any]) -> tuple[bool, int, list[int]]:
 
 
 def new_position(
-    deal: dict[str, Any], where: str, *, partnership: bool, seats: int, scores: list[int], ruleset: Ruleset
+    deal: dict[str, Any],
+    where: str,
+    *,
+    partnership: bool,
+    seats: int,
+    scores: list[int],
+    ruleset: Ruleset,
+    engine: type[Hand] = Hand,
 ) -> Hand:
     """A hand at its starting position: a fresh deal, or a deal with placements already on
     the layout.  Every tile once (HR-SET-1), all 28 accounted for (HR-DEAL-2), deal sizes
@@ -155,7 +159,7 @@ def new_position(
             raise ScenarioError(
                 f"{where}.boneyard: {TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2"
             )
-    hand = Hand(
+    hand = engine(
         hands,
         boneyard,
         deal["opener"],
@@ -170,7 +174,7 @@ def new_position(
 
 
 # ---------------------------------------------------------------------- play
-def observe_play(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+def observe_play(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
     out: list[dict[str, Any]] = []
@@ -186,7 +190,9 @@ def observe_play(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
                     f"{where}.opener: seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
                     "HR-OPEN-3",
                 )
-        hand = new_position(hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+        hand = new_position(
+            hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
+        )
         try:
             _play_listed(hand, hand_input["placements"], f"{where}.placements")
         except ScenarioError as exc:
@@ -194,7 +200,7 @@ def observe_play(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
                 exc.at += offset
             raise
         offset += len(hand_input["placements"])
-        out.append({"events": [event_record(e) for e in cast("list[Event]", hand.events)]})  # record=True: a list
+        out.append({"events": [event_record(e) for e in hand.events]})
         scores = list(hand.scores)
     return {"hands": out, "scores": scores, "match_winners": list(hand.match_winners) if hand else []}
 
@@ -231,7 +237,7 @@ def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: str) -> None:
 
 
 # ---------------------------------------------------------------------- settlement
-def observe_settlement(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+def observe_settlement(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     if len(inp["hands"]) != seats:
         raise ScenarioError(f"input.hands: {seats} seats need {seats} hands", "HR-SEAT-1")
@@ -246,12 +252,12 @@ def observe_settlement(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
             raise ScenarioError(f"input.ended_by: there is no seat {domino}", "HR-SEAT-3")
         if hands[domino]:
             raise ScenarioError(f"input.ended_by: seat {domino} ended the hand but still holds tiles", "HR-END-1")
-    result = settle(
+    result = engine.settle(
         [pips_of(mask_of(h)) for h in hands],
         partnership=partnership,
         domino_seat=domino,
         scores=scores,
-        target=inp["target"],
+        target=engine.target_type(inp["target"]),
     )
     return {
         "winners": list(result.winners),
@@ -262,10 +268,12 @@ def observe_settlement(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- illegal
-def observe_illegal(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+def observe_illegal(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
-    hand = new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+    hand = new_position(
+        inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
+    )
     for i, action in enumerate(inp["actions"]):
         seat, kind = action["seat"], action["action"]
         try:
@@ -314,16 +322,18 @@ def _name(move: _Decision) -> str:
     return "end-turn" if move[0] == "end-turn" else move_name(*move[1:])
 
 
-def observe_perft(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+def observe_perft(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
 
     def fresh() -> Hand:
-        return new_position(inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset)
+        return new_position(
+            inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
+        )
 
     def count(path: list[_Decision], depth: int) -> int:
         hand = fresh()
-        hand.events = None
+        hand.record = False
         for move in path:
             _decisions(hand)
             _apply(hand, move)
@@ -341,7 +351,8 @@ def observe_perft(inp: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     return {"nodes": nodes, "divide": dict(sorted(divide.items()))}
 
 
-OBSERVERS = {
+#: The observer of each fixture kind: ``(input, ruleset, engine) -> observations``.
+OBSERVERS: dict[str, Callable[[dict[str, Any], Ruleset, type[Hand]], dict[str, Any]]] = {
     "layout": observe_layout,
     "play": observe_play,
     "settlement": observe_settlement,
@@ -350,11 +361,13 @@ OBSERVERS = {
 }
 
 
-def observe(kind: str, inp: dict[str, Any], variants: dict[str, str] | None = None) -> dict[str, Any]:
-    """The reference engine's observations for a fixture input."""
-    # The casts here and below: mypy checks **variants against from_readings' target (an
-    # int) too; variants hold register readings only.
-    return OBSERVERS[kind](inp, Ruleset.from_readings(**cast("dict[str, Any]", variants or {})))
+def observe(
+    kind: str, inp: dict[str, Any], variants: Mapping[str, str] | None = None, *, engine: type[Hand] = Hand
+) -> dict[str, Any]:
+    """An engine's observations for a fixture input: the reference engine's, or those of
+    ``engine``, a :class:`Hand` subclass (a variant or a mutant, through the seams that
+    :class:`Hand` documents)."""
+    return OBSERVERS[kind](inp, Ruleset.from_readings(variants), engine)
 
 
 def check_scenario(fixture: Fixture) -> None:
@@ -378,7 +391,7 @@ def check_scenario(fixture: Fixture) -> None:
             partnership=partnership,
             seats=seats,
             scores=scores,
-            ruleset=Ruleset.from_readings(**cast("dict[str, Any]", fixture.variants)),
+            ruleset=Ruleset.from_readings(fixture.variants),
         )
         return
     observe(fixture.kind, fixture.input, fixture.variants)

@@ -11,6 +11,7 @@ from typing import Any
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
+from horserace.engine.hand import Hand
 from horserace.engine.ruleset import Ruleset
 from horserace.errors import ScenarioError
 
@@ -39,9 +40,10 @@ class Result:
         }
 
 
-def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
-    """Replay one fixture against the reference engine: under its own readings, or, given
-    a ``ruleset``, only if the fixture holds under it (else it is skipped)."""
+def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None, *, engine: type[Hand] = Hand) -> Result:
+    """Replay one fixture against the reference engine (or ``engine``, a variant or mutant
+    of it): under its own readings, or, given a ``ruleset``, only if the fixture holds
+    under it (else it is skipped)."""
     if fx.deprecated:
         return Result(fx, "skip", message=f"deprecated: {fx.deprecated}")
     if ruleset is not None and not fx.applies_under(ruleset):
@@ -49,7 +51,7 @@ def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None) -> Result:
         return Result(fx, "skip", message=f"holds only under {wanted}")
     readings = fx.variants if ruleset is None else ruleset.readings
     try:
-        observed = observe(fx.kind, fx.input, readings)
+        observed = observe(fx.kind, fx.input, readings, engine=engine)
     except ScenarioError as exc:
         return Result(fx, "error", message=str(exc))
     differences = diff(fx.canonical_expected, observed)

@@ -18,8 +18,8 @@ opener are inputs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
 from horserace.engine.layout import CREDIT, Layout
@@ -33,13 +33,12 @@ from horserace.engine.ruleset import (
     OpeningContinuation,
     Ruleset,
 )
-from horserace.engine.settlement import Settlement, settle
+from horserace.engine.settlement import SettleFunction, Settlement, settle
 from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of, tiles_of
 from horserace.engine.types import Mask, Port, Seat, Side, Tile
 from horserace.errors import IllegalAction, SetupError
 
-# Layout and settle are looked up here when a hand runs: horserace.quality.mutants swaps them.
-__all__ = ["DEAL_SIZE", "Hand", "Layout", "Move", "settle"]
+__all__ = ["DEAL_SIZE", "Hand", "Move"]
 
 _new = tuple.__new__
 
@@ -52,10 +51,39 @@ DEAL_SIZE: dict[int, int] = {2: 7, 3: 6, 4: 5}
 
 class Hand:
     """The state of one hand.  Read ``to_act``, ``over``, ``events``; act with the
-    action methods."""
+    action methods.
+
+    **Seams.**  A variant of the rules, or a deliberately wrong engine (the mutants of
+    :mod:`horserace.quality.mutants`), is a subclass that sets these class attributes or
+    overrides these methods, as python-chess's variants subclass its ``Board``; nothing
+    else of a hand is meant to be replaced:
+
+    - :attr:`layout_class`, the layout the hand builds (a :class:`Layout` subclass);
+    - :attr:`settle`, the settlement of a hand's end (:func:`~horserace.engine.settlement.settle`);
+    - :attr:`target_type`, the type of the target, whose comparisons decide when it is reached;
+    - :attr:`drawn_tile_exception` (HR-TURN-3) and :attr:`forced_readings`;
+    - :meth:`earns_continuation` (HR-TURN-1), :meth:`next_opener_after` (HR-OPEN-3) and
+      :meth:`end_by_placement` (HR-MATCH-1).
+
+    The reference engine's hot path reads each seam once per hand, so they cost nothing
+    per placement that a benchmark can see.
+    """
+
+    #: The layout a hand builds on (HR-PLACE, HR-COUNT, HR-SPIN).
+    layout_class: ClassVar[type[Layout]] = Layout
+    #: The settlement of a blocked or dominoed hand (HR-SETTLE-1..3, HR-MATCH-2).
+    settle: ClassVar[SettleFunction] = staticmethod(settle)
+    #: The target's type (HR-MATCH-1): ``score >= target`` decides that a side has reached it.
+    target_type: ClassVar[type[int]] = int
+    #: HR-TURN-3: a tile drawn and placed in the same turn earns no continuation.
+    drawn_tile_exception: ClassVar[bool] = True
+    #: Register readings this engine follows whatever the ruleset says, ``{field: reading}``.
+    forced_readings: ClassVar[Mapping[str, str]] = {}
 
     __slots__ = (
         "_continuing",
+        "_custom_continuation",
+        "_drawn_exception",
         "_drawn_mask",
         "_drew",
         "_end_turn_variant",
@@ -76,6 +104,7 @@ class Hand:
         "over",
         "partnership",
         "reason",
+        "record",
         "ruleset",
         "scores",
         "seats",
@@ -113,8 +142,10 @@ class Hand:
             scores = [0] * sides
         if len(scores) != sides:
             raise SetupError(f"{sides} sides need {sides} scores", rule="HR-SEAT-1")
+        for field_name, reading in self.forced_readings.items():
+            ruleset = ruleset.with_variant(field_name, reading)
         self.ruleset = ruleset
-        self.target = ruleset.target if target is None else target
+        self.target = self.target_type(ruleset.target if target is None else target)
         if any(s >= self.target or s < 0 for s in scores):
             raise SetupError(
                 f"scores {list(scores)} must lie in 0..{self.target - 1}: a side at the target has won",
@@ -122,7 +153,7 @@ class Hand:
             )
         self.partnership = partnership
         self.seats = seats
-        self.layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
+        self.layout = self.layout_class(branch_use_one=ruleset.branch_use is BranchUse.ONE)
         self.hands: list[Mask] = masks
         self.boneyard: list[Tile] = list(boneyard)
         self._next_draw = 0
@@ -140,7 +171,11 @@ class Hand:
         self.reason: HandEndReason | None = None
         self.match_winners: tuple[Side, ...] = ()
         self.next_opener: Seat | None = None
-        self.events: list[Event] | None = [] if record else None
+        #: Every event of the hand, in order, when ``record`` (else it stays empty).
+        self.events: list[Event] = []
+        self.record = record
+        self._drawn_exception = self.drawn_tile_exception
+        self._custom_continuation = type(self).earns_continuation is not Hand.earns_continuation
         self._opening_continues = ruleset.opening_continuation is OpeningContinuation.EARNED
         self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
         self._end_turn_variant = ruleset.continuation_without_tile is ContinuationWithoutTile.END_TURN
@@ -241,7 +276,7 @@ class Hand:
         self._last_ended = None
         credit_raw = CREDIT[count]
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
-        drawn = tile == self._pending or (self._whole_hand and self._drawn_mask & bit != 0)
+        drawn = (self._drawn_exception and tile == self._pending) or (self._whole_hand and self._drawn_mask & bit != 0)
         match_end = False
         if credit_raw:
             side = seat % 2 if self.partnership else seat
@@ -251,6 +286,8 @@ class Hand:
             continues = not drawn
         else:
             continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
+        if self._custom_continuation:
+            continues = self.earns_continuation(count, tile) and not drawn
         if opening and not self._opening_continues:
             continues = False  # HRI-3 variant
         blocked = False
@@ -261,12 +298,12 @@ class Hand:
             continues = False  # HR-TURN-2: the end of the hand or match takes priority
         event = None
         events = self.events
-        if events is not None:
+        if self.record:
             # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
             event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn))
             events.append(event)
         if match_end:
-            self._end_match_by_placement(side)
+            self.end_by_placement(side)
             return event
         if not hand:
             self._finish(HandEndReason.DOMINO, seat)  # HR-END-1
@@ -280,7 +317,7 @@ class Hand:
             self._drew = False
             if self._end_turn_variant and not hand & layout.open_mask:
                 # HRI-1 variant: the turn passes at once, without drawing.
-                if events is not None:
+                if self.record:
                     events.append(EndTurn(seat))
                 self._next_turn(seat, None)
         else:
@@ -310,7 +347,7 @@ class Hand:
         self._drawn_mask |= bit
         self._drew = True
         self._last_ended = None
-        if self.events is not None:
+        if self.record:
             self.events.append(_new(Draw, (seat, tile)))
         if bit & self.layout.open_mask:
             self._pending = tile
@@ -332,7 +369,7 @@ class Hand:
         self._pass(seat)
 
     def _pass(self, seat: Seat) -> None:
-        if self.events is not None:
+        if self.record:
             self.events.append(Pass(seat))
         self._passes += 1
         self._next_turn(seat, None)
@@ -348,7 +385,7 @@ class Hand:
                 rule="HR-DRAW-1",
                 seat=seat,
             )
-        if self.events is not None:
+        if self.record:
             self.events.append(EndTurn(seat))
         self._next_turn(seat, None)
         if self._next_draw == len(self.boneyard) and self._immediate_block:
@@ -438,35 +475,49 @@ class Hand:
 
     def _finish(self, reason: HandEndReason, domino_seat: Seat | None) -> None:
         pips = tuple(map(pips_of, self.hands))
-        result = settle(
+        result = self.settle(
             pips, partnership=self.partnership, domino_seat=domino_seat, scores=self.scores, target=self.target
         )
         self.over = True
         self.reason = reason
         self.settlement = result
         self.scores = list(result.scores)
-        self.next_opener = domino_seat  # HR-OPEN-3: None means a new lot
-        if result.match_winners:
-            self.next_opener = None
-        if self.events is not None:
+        self.next_opener = None if result.match_winners else self.next_opener_after(reason, domino_seat)
+        if self.record:
             self.events.append(
                 _new(HandEnd, (reason, result.winners, pips, result.credits, result.scores, self.next_opener))
             )
         if result.match_winners:
-            self._end_match(result.match_winners)
+            self.end_match(result.match_winners)
 
-    def _end_match_by_placement(self, side: Side) -> None:
+    # ------------------------------------------------------------------ turn rules (seams)
+    def earns_continuation(self, count: int, tile: Tile) -> bool:
+        """HR-TURN-1, HR-CREDIT-1: whether a placement that leaves the count at ``count``
+        earns another placement: it scores (a positive multiple of five) or it is a
+        double.  The limits of HR-TURN-2, HR-TURN-3 and HRI-3 apply after it.  The
+        reference engine inlines this rule; a subclass that overrides it is called."""
+        return CREDIT[count] > 0 or IS_DOUBLE[tile]
+
+    def next_opener_after(self, reason: HandEndReason, domino_seat: Seat | None) -> Seat | None:
+        """HR-OPEN-3: who opens the next hand of the match: the player who dominoed;
+        ``None`` (a new lot) after a blocked hand."""
+        return domino_seat
+
+    def end_by_placement(self, side: Side) -> None:
+        """HR-MATCH-1: a placement took ``side`` to the target: the match ends at once and
+        the hand is not settled."""
         self.over = True
         self.reason = HandEndReason.MATCH
         self.next_opener = None
-        if self.events is not None:
+        if self.record:
             sides = len(self.scores)
             pips = tuple(pips_of(h) for h in self.hands)
             self.events.append(HandEnd(HandEndReason.MATCH, (), pips, (0,) * sides, tuple(self.scores), None))
-        self._end_match((side,))
+        self.end_match((side,))
 
-    def _end_match(self, winners: tuple[Side, ...]) -> None:
+    def end_match(self, winners: tuple[Side, ...]) -> None:
+        """The match is over, won by ``winners`` (HR-MATCH-1, HR-MATCH-2)."""
         self.match_over = True
         self.match_winners = winners
-        if self.events is not None:
+        if self.record:
             self.events.append(MatchEnd(winners, tuple(self.scores)))

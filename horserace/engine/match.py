@@ -52,6 +52,7 @@ class Match:
         rng: random.Random | None = None,
         seed: int | None = None,
         record: bool = True,
+        engine: type[Hand] = Hand,
     ) -> None:
         if partnership and players != 4:
             raise SetupError("the partnership game has exactly four players", rule="HR-SEAT-1")
@@ -62,6 +63,8 @@ class Match:
         self.ruleset = ruleset
         self.rng = rng if rng is not None else random.Random(seed)
         self.record = record
+        #: The hand class each deal makes: the reference engine, or a variant or mutant of it.
+        self.engine = engine
         self.scores = [0] * (2 if partnership else players)
         self.opener: Seat = draw_lot(self.rng, players)  # HR-OPEN-1
         self.opener_by_lot = True
@@ -74,7 +77,7 @@ class Match:
         if self.over:
             raise SetupError("the match is over", rule="HR-MATCH-3")
         hands, boneyard = deal(self.rng, self.players)
-        return Hand(
+        return self.engine(
             hands,
             boneyard,
             self.opener,

@@ -8,6 +8,7 @@ outcomes; its default is the canonical reading.  The target score is a parameter
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
@@ -101,12 +102,13 @@ class Ruleset:
             raise InputError(f"ruleset target must be a positive whole number, not {self.target!r}")
 
     @classmethod
-    def from_readings(cls, target: int = 61, **readings: str) -> Ruleset:
+    def from_readings(cls, readings: Mapping[str, str] | None = None, /, *, target: int = 61, **named: str) -> Ruleset:
         """A ruleset from register readings by name, ``{field: reading}`` as fixtures,
-        rulesets files and the protocol write them; fields left out are canonical.  An
-        unknown field or reading is an :class:`~horserace.errors.InputError`."""
+        rulesets files and the protocol write them (a mapping, or keywords, or both);
+        fields left out are canonical.  An unknown field or reading is an
+        :class:`~horserace.errors.InputError`."""
         chosen: dict[str, Any] = {}
-        for field_name, reading in readings.items():
+        for field_name, reading in {**(readings or {}), **named}.items():
             if field_name not in _ENUMS:
                 raise InputError(f"no register variant is named {field_name!r}; known: {', '.join(_ENUMS)}")
             chosen[field_name] = _reading(field_name, reading)

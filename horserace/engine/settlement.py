@@ -6,12 +6,12 @@ Pure functions over numbers, shared by the engine and by ``settlement`` fixtures
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from horserace.engine.types import Seat, Side
 from horserace.errors import SetupError
 
-__all__ = ["Settlement", "hand_credit", "round_to_five", "settle", "side_totals"]
+__all__ = ["SettleFunction", "Settlement", "hand_credit", "round_to_five", "settle", "side_totals"]
 
 
 def round_to_five(pips: int) -> int:
@@ -30,6 +30,21 @@ class Settlement(NamedTuple):
     credits: tuple[int, ...]  #: credit per side, displayed points
     scores: tuple[int, ...]  #: per side, after the credits
     match_winners: tuple[Side, ...]  #: sides at or over the target; empty if none
+
+
+class SettleFunction(Protocol):
+    """The shape of :func:`settle`: the seam a variant or a mutant of the settlement fills
+    (``Hand.settle``)."""
+
+    def __call__(
+        self,
+        pips_by_seat: Sequence[int],
+        *,
+        partnership: bool,
+        domino_seat: Seat | None,
+        scores: Sequence[int],
+        target: int,
+    ) -> Settlement: ...
 
 
 def side_totals(pips_by_seat: Sequence[int], partnership: bool) -> list[int]:

@@ -1,10 +1,13 @@
 """Named mutants of the reference engine: each one a realistic misreading of one rule.
 
 They prove the suite's strength: ``horserace mutants`` runs the corpus against every
-mutant through the conformance protocol (``horserace serve --mutant NAME``), and a mutant
-that no fixture kills shows a hole in the corpus.  A mutant is applied to a fresh
-process only (it patches the engine's modules in place), never to the process that
-judges it.
+mutant, through the conformance protocol (``horserace serve --mutant NAME``) or in
+process, and a mutant that no fixture kills shows a hole in the corpus.
+
+A mutant is a :class:`~horserace.engine.hand.Hand` subclass plugged into the engine's
+explicit seams (its layout class, its settlement function, its turn rules), as
+python-chess's variants subclass ``Board``: nothing is patched, so the reference engine
+and any number of mutants live side by side in one process.
 """
 
 from __future__ import annotations
@@ -14,14 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from horserace.conformance.runner import Options, run
-from horserace.corpus import observers as scenario_module
 from horserace.corpus.fixture import Fixture
-from horserace.engine import hand as hand_module
+from horserace.corpus.replay import replay_fixture
 from horserace.engine import layout as layout_module
-from horserace.engine import settlement as settlement_module
 from horserace.engine.events import HandEnd, HandEndReason, Place
+from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, Contribution, Layout
-from horserace.engine.settlement import Settlement, hand_credit, side_totals
+from horserace.engine.settlement import SettleFunction, Settlement, hand_credit, side_totals
 from horserace.engine.tiles import IS_DOUBLE, LOW, pips_of
 from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
 
@@ -31,38 +33,36 @@ class Mutant:
     name: str
     rule: str  #: the rule it misreads
     description: str
-    apply: Callable[[], None]
+    #: The wrong engine: a :class:`Hand` subclass through the seams :class:`Hand` documents.
+    engine: type[Hand]
 
 
 MUTANTS: dict[str, Mutant] = {}
 
 
-def mutant(name: str, rule: str, description: str):
-    def register(fn: Callable[[], None]) -> Callable[[], None]:
-        MUTANTS[name] = Mutant(name, rule, description, fn)
-        return fn
+def mutant(name: str, rule: str, description: str) -> Callable[[Callable[[], type[Hand]]], Callable[[], type[Hand]]]:
+    def register(make: Callable[[], type[Hand]]) -> Callable[[], type[Hand]]:
+        MUTANTS[name] = Mutant(name, rule, description, make())
+        return make
 
     return register
 
 
-def apply(name: str) -> Mutant:
-    """Patch this process's engine into mutant ``name``."""
+def named(name: str) -> Mutant:
+    """The mutant called ``name`` (a :class:`~horserace.errors.UsageError` if none is)."""
     try:
-        chosen = MUTANTS[name]
+        return MUTANTS[name]
     except KeyError:
         raise UsageError(f"no mutant is named {name!r}; see 'horserace mutants --list'") from None
-    chosen.apply()
-    return chosen
 
 
 # ---------------------------------------------------------------------- counting
 _BOTH = (1 << LINEAR_A) | (1 << LINEAR_B)
 
 
-def _use_layout(cls: type[Layout]) -> None:
-    # The mutant replaces the layout class the engine uses, in its own process only.
-    hand_module.Layout = cls  # type: ignore[misc]
-    scenario_module.Layout = cls  # type: ignore[misc]
+def _use_layout(cls: type[Layout]) -> type[Hand]:
+    """A :class:`Hand` that builds on the layout ``cls``."""
+    return type(f"HandOn{cls.__name__}", (Hand,), {"__slots__": (), "layout_class": cls})
 
 
 def _recounting(contributions: Callable[[Layout], list[Contribution]]) -> type[Layout]:
@@ -90,7 +90,7 @@ def _double_state(layout: Layout, t: int) -> tuple[int, int]:
 
 
 @mutant("unstarted-branch-counted", "HR-COUNT-3", "each unstarted branch of an interior spinner counts its value")
-def _m_unstarted_branch() -> None:
+def _m_unstarted_branch() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
         out = Layout.contributions(layout)
         for t in layout.order:
@@ -99,11 +99,11 @@ def _m_unstarted_branch() -> None:
                 out += [Contribution(t, p, LOW[t]) for p in (BRANCH_A, BRANCH_B) if not filled >> p & 1]
         return out
 
-    _use_layout(_recounting(contributions))
+    return _use_layout(_recounting(contributions))
 
 
 @mutant("interior-double-counted", "HR-COUNT-3", "a double with both linear sides filled still counts both halves")
-def _m_interior_double() -> None:
+def _m_interior_double() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
         out = Layout.contributions(layout)
         out += [
@@ -111,21 +111,21 @@ def _m_interior_double() -> None:
         ]
         return out
 
-    _use_layout(_recounting(contributions))
+    return _use_layout(_recounting(contributions))
 
 
 @mutant("terminal-double-once", "HR-COUNT-2", "a double with a free linear side counts one half, not both")
-def _m_terminal_once() -> None:
+def _m_terminal_once() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
         return [c._replace(value=LOW[c.tile]) if c.port is None else c for c in Layout.contributions(layout)]
 
-    _use_layout(_recounting(contributions))
+    return _use_layout(_recounting(contributions))
 
 
 @mutant(
     "opening-double-per-side", "HR-COUNT-2", "a double counts both halves once per free linear side ([2|2] alone = 8)"
 )
-def _m_double_per_side() -> None:
+def _m_double_per_side() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
         out = []
         for c in Layout.contributions(layout):
@@ -135,11 +135,11 @@ def _m_double_per_side() -> None:
                 out.append(c)
         return out
 
-    _use_layout(_recounting(contributions))
+    return _use_layout(_recounting(contributions))
 
 
 @mutant("branches-before-linear", "HR-SPIN-2", "a spinner's branches open as soon as it is placed")
-def _m_early_branches() -> None:
+def _m_early_branches() -> type[Hand]:
     class EarlyBranches(Layout):
         __slots__ = ()
 
@@ -187,13 +187,13 @@ def _m_early_branches() -> None:
             self._open_values = values
             self.open_mask = layout_module.MASK_OF_VALUES[values]
 
-    _use_layout(EarlyBranches)
+    return _use_layout(EarlyBranches)
 
 
 # ---------------------------------------------------------------------- settlement
-def _use_settle(fn) -> None:
-    hand_module.settle = fn
-    scenario_module.settle = fn
+def _use_settle(fn: SettleFunction) -> type[Hand]:
+    """A :class:`Hand` that settles with ``fn``."""
+    return type("HandSettlingOtherwise", (Hand,), {"__slots__": (), "settle": staticmethod(fn)})
 
 
 def _settle_with(
@@ -237,204 +237,127 @@ def _settle_with(
 
 
 @mutant("round-each-opponent", "HR-SETTLE-1", "each opponent's pips are rounded separately, then added")
-def _m_round_each() -> None:
-    _use_settle(_settle_with(round_each=True))
+def _m_round_each() -> type[Hand]:
+    return _use_settle(_settle_with(round_each=True))
 
 
 @mutant("remainder-3-down", "HR-SETTLE-1", "a remainder of 3 rounds down (only 4 rounds up)")
-def _m_remainder_3() -> None:
-    _use_settle(_settle_with(credit=lambda pips: (pips + 1) // 5))
+def _m_remainder_3() -> type[Hand]:
+    return _use_settle(_settle_with(credit=lambda pips: (pips + 1) // 5))
 
 
 @mutant("winner-pips-subtracted", "HR-SETTLE-2", "the winner's own pips are subtracted from the opponents'")
-def _m_subtract_own() -> None:
-    _use_settle(_settle_with(subtract_own=True))
+def _m_subtract_own() -> type[Hand]:
+    return _use_settle(_settle_with(subtract_own=True))
 
 
 @mutant("partner-pips-credited", "HR-SETTLE-2", "the winner's partner's pips are credited with the opponents'")
-def _m_partner() -> None:
-    _use_settle(_settle_with(include_partner=True))
+def _m_partner() -> type[Hand]:
+    return _use_settle(_settle_with(include_partner=True))
 
 
 @mutant("tied-winners-split", "HR-SETTLE-3", "tied winners of a blocked hand split the credit between them")
-def _m_split() -> None:
-    _use_settle(_settle_with(split_ties=True))
+def _m_split() -> type[Hand]:
+    return _use_settle(_settle_with(split_ties=True))
 
 
 @mutant("seat-order-tiebreak", "HR-MATCH-2", "of the sides reaching the target together, only the first seat wins")
-def _m_seat_order() -> None:
-    _use_settle(_settle_with(first_only=True))
+def _m_seat_order() -> type[Hand]:
+    return _use_settle(_settle_with(first_only=True))
 
 
 # ---------------------------------------------------------------------- the turn
-Hand = hand_module.Hand
+def _turn(name: str, **seams: object) -> type[Hand]:
+    """A :class:`Hand` subclass that sets the given seams (class attributes or methods)."""
+    return type(name, (Hand,), {"__slots__": (), **seams})
 
 
-def _wrap(name: str, make: Callable[[Callable], Callable]) -> None:
-    setattr(Hand, name, make(getattr(Hand, name)))
-
-
-def _last_place(hand) -> int | None:
-    for i in range(len(hand.events) - 1, -1, -1):
-        if isinstance(hand.events[i], Place):
-            return i
+def _last_placer(hand: Hand) -> int | None:
+    for event in reversed(hand.events):
+        if isinstance(event, Place):
+            return event.seat
     return None
 
 
 @mutant("drawn-tile-continues", "HR-TURN-3", "a drawn tile that scores or is a double continues the turn")
-def _m_drawn_continues() -> None:
-    def make(original):
-        def _place(self, seat, tile, target, port):
-            self._pending = -1  # forgets that the tile was just drawn
-            return original(self, seat, tile, target, port)
-
-        return _place
-
-    _wrap("_place", make)
+def _m_drawn_continues() -> type[Hand]:
+    return _turn("DrawnTileContinues", drawn_tile_exception=False)  # forgets that the tile was just drawn
 
 
 @mutant("earlier-draw-as-just-drawn", "HR-TURN-3", "a tile drawn in an earlier turn is treated as just drawn")
-def _m_earlier_draw() -> None:
-    def make(original):
-        def __init__(self, *args, **kwargs):
-            original(self, *args, **kwargs)
-            self._whole_hand = True
-
-        return __init__
-
-    _wrap("__init__", make)
+def _m_earlier_draw() -> type[Hand]:
+    return _turn("EarlierDrawAsJustDrawn", forced_readings={"drawn_tile_scope": "whole-hand"})
 
 
 @mutant("no-continuation", "HR-TURN-1", "doubles and scoring tiles never continue the turn")
-def _m_no_continuation() -> None:
-    def make(original):
-        def _place(self, seat, tile, target, port):
-            event = original(self, seat, tile, target, port)
-            if not self.over and self._continuing and self.to_act == seat:
-                i = _last_place(self)
-                if i is not None:
-                    self.events[i] = self.events[i]._replace(continues=False)
-                self._next_turn(seat, "HR-TURN-1")
-                if self._next_draw == len(self.boneyard):
-                    self._check_block()
-            return event
+def _m_no_continuation() -> type[Hand]:
+    def earns_continuation(self: Hand, count: int, tile: int) -> bool:
+        return False
 
-        return _place
-
-    _wrap("_place", make)
+    return _turn("NoContinuation", earns_continuation=earns_continuation)
 
 
 @mutant("opener-denied-continuation", "HR-OPEN-2", "the opening tile never continues the turn")
-def _m_opener() -> None:
-    def make(original):
-        def __init__(self, *args, **kwargs):
-            original(self, *args, **kwargs)
-            self._opening_continues = False
-
-        return __init__
-
-    _wrap("__init__", make)
+def _m_opener() -> type[Hand]:
+    return _turn("OpenerDeniedContinuation", forced_readings={"opening_continuation": "never"})
 
 
 @mutant("zero-count-continues", "HR-CREDIT-1", "a count of zero is taken for a multiple of five and continues the turn")
-def _m_zero_continues() -> None:
-    def make(original):
-        def _place(self, seat, tile, target, port):
-            event = original(self, seat, tile, target, port)
-            i = _last_place(self)
-            if (
-                i is not None
-                and not self.over
-                and self.events[i].count == 0
-                and not self.events[i].continues
-                and not self.events[i].drawn
-            ):
-                self.events[i] = self.events[i]._replace(continues=True)
-                self.to_act, self._continuing, self._last_ended = seat, True, None
-            return event
+def _m_zero_continues() -> type[Hand]:
+    def earns_continuation(self: Hand, count: int, tile: int) -> bool:
+        return count == 0 or Hand.earns_continuation(self, count, tile)
 
-        return _place
-
-    _wrap("_place", make)
+    return _turn("ZeroCountContinues", earns_continuation=earns_continuation)
 
 
 class _Exactly(int):
-    """A target only reached exactly: ``score >= target`` means ``score == target``."""
+    """A target only reached exactly: ``score >= target`` means ``score == target``
+    (``int`` compared with a subclass of ``int`` asks the subclass first)."""
 
-    def __le__(self, other):
-        return int(other) == int(self)
+    def __le__(self, other: object) -> bool:
+        return int(other) == int(self)  # type: ignore[call-overload]
 
-    def __ge__(self, other):
-        return int(other) == int(self)
+    def __ge__(self, other: object) -> bool:
+        return int(other) == int(self)  # type: ignore[call-overload]
 
 
 @mutant("exact-target", "HR-MATCH-1", "the match is won only by reaching exactly the target")
-def _m_exact() -> None:
-    def make(original):
-        def __init__(self, *args, **kwargs):
-            original(self, *args, **kwargs)
-            self.target = _Exactly(self.target)
-
-        return __init__
-
-    _wrap("__init__", make)
-    original_settle = settlement_module.settle
-
-    def settle(pips_by_seat, *, partnership, domino_seat, scores, target):
-        return original_settle(
-            pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores, target=_Exactly(target)
-        )
-
-    _use_settle(settle)
+def _m_exact() -> type[Hand]:
+    return _turn("ExactTarget", target_type=_Exactly)  # the settlement compares with the same target
 
 
 @mutant("settled-after-match", "HR-MATCH-1", "a hand ended by a placement reaching the target is settled as well")
-def _m_settled_after_match() -> None:
-    def _end_match_by_placement(self, side: int) -> None:
+def _m_settled_after_match() -> type[Hand]:
+    def end_by_placement(self: Hand, side: int) -> None:
         pips = tuple(pips_of(h) for h in self.hands)
         totals = side_totals(pips, self.partnership)
         credits = [0] * len(totals)
         credits[side] = hand_credit(sum(totals) - totals[side])
         self.scores = [s + c for s, c in zip(self.scores, credits)]
         self.over, self.reason, self.next_opener = True, HandEndReason.MATCH, None
-        if self.events is not None:
+        if self.record:
             self.events.append(HandEnd(HandEndReason.MATCH, (side,), pips, tuple(credits), tuple(self.scores), None))
-        self._end_match((side,))
+        self.end_match((side,))
 
-    Hand._end_match_by_placement = _end_match_by_placement  # type: ignore[method-assign]
-
-
-def _fix_next_opener(hand, seat: int | None) -> None:
-    hand.next_opener = seat
-    if hand.events and isinstance(hand.events[-1], HandEnd):
-        hand.events[-1] = hand.events[-1]._replace(next_opener=seat)
+    return _turn("SettledAfterMatch", end_by_placement=end_by_placement)
 
 
 @mutant("last-placer-opens-after-block", "HR-OPEN-3", "after a blocked hand the last player to place opens, no lot")
-def _m_block_opener() -> None:
-    def make(original):
-        def _finish(self, reason, domino_seat):
-            original(self, reason, domino_seat)
-            if reason is HandEndReason.BLOCKED and not self.match_over:
-                i = _last_place(self)
-                _fix_next_opener(self, None if i is None else self.events[i].seat)
+def _m_block_opener() -> type[Hand]:
+    def next_opener_after(self: Hand, reason: HandEndReason, domino_seat: int | None) -> int | None:
+        return _last_placer(self) if reason is HandEndReason.BLOCKED else domino_seat
 
-        return _finish
-
-    _wrap("_finish", make)
+    return _turn("LastPlacerOpensAfterBlock", next_opener_after=next_opener_after)
 
 
 @mutant("next-seat-opens-after-domino", "HR-OPEN-3", "after a domino the winner's left-hand neighbour opens")
-def _m_domino_opener() -> None:
-    def make(original):
-        def _finish(self, reason, domino_seat):
-            original(self, reason, domino_seat)
-            if reason is HandEndReason.DOMINO and not self.match_over:
-                _fix_next_opener(self, (domino_seat + 1) % self.seats)
+def _m_domino_opener() -> type[Hand]:
+    def next_opener_after(self: Hand, reason: HandEndReason, domino_seat: int | None) -> int | None:
+        if reason is HandEndReason.DOMINO and domino_seat is not None:
+            return (domino_seat + 1) % self.seats
+        return domino_seat
 
-        return _finish
-
-    _wrap("_finish", make)
+    return _turn("NextSeatOpensAfterDomino", next_opener_after=next_opener_after)
 
 
 # ---------------------------------------------------------------------- judging
@@ -470,6 +393,18 @@ class Verdict:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
+    """Replay ``fixtures`` against the mutant's engine in this process: every observation
+    compared with ``expected``, as ``horserace replay`` does (so an illegal fixture that
+    refuses the right action citing another rule kills it too)."""
+    killers = []
+    for fx in fixtures:
+        result = replay_fixture(fx, engine=mutant.engine)
+        if result.status not in ("pass", "skip"):
+            killers.append(Killer(fx.id, fx.primary_rule, result.status))
+    return Verdict(mutant, tuple(killers))
 
 
 def judge_through_protocol(mutant: Mutant, fixtures: list[Fixture], *, timeout: float = 20) -> Verdict:

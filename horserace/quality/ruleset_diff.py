@@ -128,7 +128,7 @@ def _match_trace(index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 
         hand = match.deal()
         play_random_hand(hand, match.rng)
         match.finish(hand)
-        hands.append([event_record(e) for e in hand.events or ()])  # a Match records events
+        hands.append([event_record(e) for e in hand.events])
     return players, partnership, hands, list(match.scores), list(match.winners)
 
 

@@ -70,8 +70,6 @@ def play_text(played: list[PlayedHand], match: Match, *, seed: int, whole_match:
         for seat, tiles in enumerate(p.dealt):
             lines.append(f"  seat {seat} holds {' '.join(NAMES[t] for t in tiles)}")
         lines.append(f"  boneyard ({len(p.boneyard)}, in draw order): {' '.join(NAMES[t] for t in p.boneyard)}")
-        if p.hand.events is None:
-            raise TypeError("the hand was played without recording its events")
         for event in p.hand.events:
             lines.append(f"  {event_line(event, partnership=match.partnership, match_over=p.hand.match_over)}")
     if whole_match and not match.over:

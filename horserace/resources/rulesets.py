@@ -7,7 +7,7 @@ as the fixtures, and its errors carry ``file:line:column`` in the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ def load_ruleset(path: str | Path) -> NamedRuleset:
     if errors:
         first = errors[0]
         raise RulesetError(first.message, file=name, line=first.line, column=first.column)
-    ruleset = replace(Ruleset.from_readings(**data["readings"]), target=data["target"])
+    ruleset = Ruleset.from_readings(data["readings"], target=data["target"])
     return NamedRuleset(data["name"], data["description"], ruleset, name)
 
 

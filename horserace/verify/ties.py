@@ -16,13 +16,15 @@ an empty list means the model and the engine agree there.
 * HR-MATCH-2: :func:`match_case` -- one call of ``horserace.engine.settlement.settle``;
 * HR-SETTLE-3: :func:`blocked_case` -- one blocked-hand call of ``settle``.
 
-The engine is looked up at call time (``settlement.hand_credit``, not a copy), so a
-patched or drifted engine is what gets compared.
+Each tie takes the engine's part it compares as an argument, the reference engine's by
+default: a table or function (``table=``, ``hand_credit=``) or an engine (``engine=``, a
+:class:`~horserace.engine.hand.Hand` subclass through its seams).  A test shows that a tie
+catches a drifted engine by handing it one, without patching anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -30,7 +32,8 @@ import z3
 
 from horserace.engine import layout as layout_module
 from horserace.engine import settlement
-from horserace.engine.layout import LINEAR_A, PORT_HIGH, PORT_LOW, Layout
+from horserace.engine.hand import Hand
+from horserace.engine.layout import CREDIT, LINEAR_A, PORT_HIGH, PORT_LOW, Layout
 from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, NAMES
 from horserace.verify import models as m
 from horserace.verify.models import SPINNER_PORTS, evaluate
@@ -40,27 +43,34 @@ ENGINE_PORT = tuple(LINEAR_A + p for p in range(4))
 
 
 # ---------------------------------------------------------------------- HR-SETTLE-1
-def rounding_mismatches(model: m.RoundingModel = m.ROUNDING) -> list[str]:
-    """The model's credit against ``settlement.hand_credit`` (and five times it against
-    ``settlement.round_to_five``) for every pip total 0..168."""
+def rounding_mismatches(
+    model: m.RoundingModel = m.ROUNDING,
+    *,
+    hand_credit: Callable[[int], int] = settlement.hand_credit,
+    round_to_five: Callable[[int], int] = settlement.round_to_five,
+) -> list[str]:
+    """The model's credit against ``hand_credit`` (and five times it against
+    ``round_to_five``) for every pip total 0..168."""
     out = []
     pips = z3.Int("pips")
     credit = model.credit(pips)
     for p in range(m.MAX_PIPS_TOTAL + 1):
         c = evaluate(z3.substitute(credit, (pips, z3.IntVal(p))))
-        if c != settlement.hand_credit(p):
-            out.append(f"pips {p}: model credit {c}, engine hand_credit {settlement.hand_credit(p)}")
-        if 5 * c != settlement.round_to_five(p):
-            out.append(f"pips {p}: model rounds to {5 * c}, engine round_to_five {settlement.round_to_five(p)}")
+        if c != hand_credit(p):
+            out.append(f"pips {p}: model credit {c}, engine hand_credit {hand_credit(p)}")
+        if 5 * c != round_to_five(p):
+            out.append(f"pips {p}: model rounds to {5 * c}, engine round_to_five {round_to_five(p)}")
     return out
 
 
 # ---------------------------------------------------------------------- HR-CREDIT-1
-def credit_mismatches(model: m.PlacementCreditModel = m.PLACEMENT_CREDIT) -> list[str]:
-    """The model's raw credit against ``horserace.engine.layout.CREDIT`` over its whole range."""
+def credit_mismatches(
+    model: m.PlacementCreditModel = m.PLACEMENT_CREDIT, *, table: Sequence[int] = CREDIT
+) -> list[str]:
+    """The model's raw credit against ``table`` (the engine's ``horserace.engine.layout.CREDIT``)
+    over its whole range."""
     count = z3.Int("count")
     credit = model.credit_raw(count)
-    table = layout_module.CREDIT
     out = []
     if len(table) != m.CREDIT_TABLE_SIZE:
         out.append(f"CREDIT has {len(table)} entries; the proof covers 0..{m.CREDIT_TABLE_SIZE - 1}")
@@ -180,7 +190,11 @@ def check_layout_spinners(layout: Layout, ev: SpinnerEvaluator) -> tuple[int, in
 
 
 def spinner_layouts(
-    model: m.SpinnerModel = m.SPINNER, max_placements: int = 4, *, max_mismatches: int = 20
+    model: m.SpinnerModel = m.SPINNER,
+    max_placements: int = 4,
+    *,
+    max_mismatches: int = 20,
+    engine: type[Hand] = Hand,
 ) -> SpinnerTieReport:
     """Walk every legal placement sequence of 1..``max_placements`` placements from every
     opening tile (the engine's move generator, canonical ruleset) and check every
@@ -192,7 +206,7 @@ def spinner_layouts(
     def walk(path: list[tuple[int, int | None, int | None]], placed: int) -> None:
         if len(report.mismatches) >= max_mismatches:
             return  # enough evidence; the counts in the report are then partial
-        layout = Layout()
+        layout = engine.layout_class()
         for move in path:
             layout.place(*move)
         if path:
@@ -228,13 +242,12 @@ def match_case(
     domino_seat: int | None,
     scores: Sequence[int],
     target: int,
+    engine: type[Hand] = Hand,
 ) -> list[str]:
-    """One settlement by the engine (``settlement.settle``); the model, given the same
+    """One settlement by the engine (``engine.settle``); the model, given the same
     scores, the engine's credits and the target, must give the same scores after and
     the same match winners."""
-    result = settlement.settle(
-        pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores, target=target
-    )
+    result = engine.settle(pips_by_seat, partnership=partnership, domino_seat=domino_seat, scores=scores, target=target)
     after = [evaluate(m.int_term(a)) for a in model.after(list(scores), list(result.credits))]
     winners = tuple(i for i, w in enumerate(model.winners(after, target)) if evaluate(m.bool_term(w)))
     out = []
@@ -251,11 +264,13 @@ def match_case(
 
 
 # ---------------------------------------------------------------------- HR-SETTLE-3
-def blocked_case(model: m.BlockedSettlementModel, pips_by_seat: Sequence[int], *, partnership: bool) -> list[str]:
-    """One blocked hand settled by the engine; the model, given each side's pip total,
-    must name the same winners and credits."""
+def blocked_case(
+    model: m.BlockedSettlementModel, pips_by_seat: Sequence[int], *, partnership: bool, engine: type[Hand] = Hand
+) -> list[str]:
+    """One blocked hand settled by the engine (``engine.settle``); the model, given each
+    side's pip total, must name the same winners and credits."""
     n = len(pips_by_seat)
-    result = settlement.settle(
+    result = engine.settle(
         pips_by_seat, partnership=partnership, domino_seat=None, scores=[0] * (2 if partnership else n), target=10**9
     )
     totals = settlement.side_totals(pips_by_seat, partnership)

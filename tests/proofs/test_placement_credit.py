@@ -13,6 +13,7 @@ import pytest
 
 from horserace.engine import layout
 from horserace.verify import models, proofs, ties
+from tests import breakages
 
 pytestmark = pytest.mark.proof
 
@@ -26,8 +27,8 @@ def test_placement_credit_proof():
     proofs.require(proofs.placement_credit(models.PLACEMENT_CREDIT))
 
 
-def test_tie_catches_a_table_that_drifted(monkeypatch):
-    drifted = list(layout.CREDIT)
-    drifted[12] = 10  # 12 "rounded" to 10
-    monkeypatch.setattr(layout, "CREDIT", tuple(drifted))
-    assert ties.credit_mismatches(models.PLACEMENT_CREDIT) == ["count 12: model credit_raw 0, engine CREDIT[12] = 10"]
+def test_tie_catches_a_table_that_drifted():
+    drifted = breakages.drifted_credit_table()  # 12 "rounded" to 10
+    assert ties.credit_mismatches(models.PLACEMENT_CREDIT, table=drifted) == [
+        "count 12: model credit_raw 0, engine CREDIT[12] = 10"
+    ]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 import z3
 
-from horserace.engine import settlement
 from horserace.verify import models, proofs, ties
+from tests import breakages
 
 pytestmark = pytest.mark.proof
 
@@ -129,16 +129,9 @@ def test_unknown_is_a_failure():
         proofs.require(result)
 
 
-def test_blocked_tie_catches_an_engine_that_divides_the_credit(monkeypatch):
-    original = settlement.settle
-
-    def dividing(*args, **kwargs):
-        result = original(*args, **kwargs)
-        n = len(result.winners)
-        return result._replace(credits=tuple(c // n for c in result.credits))
-
-    monkeypatch.setattr(settlement, "settle", dividing)
-    assert ties.blocked_case(models.BLOCKED_SETTLEMENT, [4, 4, 4, 14], partnership=False) == [
+def test_blocked_tie_catches_an_engine_that_divides_the_credit():
+    engine = breakages.DIVIDED_BLOCKED_CREDIT
+    assert ties.blocked_case(models.BLOCKED_SETTLEMENT, [4, 4, 4, 14], partnership=False, engine=engine) == [
         "pips [4, 4, 4, 14] (sides [4, 4, 4, 14]): model credits [4, 4, 4, 0], engine [1, 1, 1, 0]"
     ]
 

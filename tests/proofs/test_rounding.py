@@ -16,6 +16,7 @@ import pytest
 from horserace.engine import settlement
 from horserace.engine.settlement import settle
 from horserace.verify import models, proofs, ties
+from tests import breakages
 
 pytestmark = pytest.mark.proof
 
@@ -48,8 +49,7 @@ def test_z3_finds_that_rounding_separately_differs_and_the_engine_rounds_once(ca
     assert settlement.hand_credit(a) + settlement.hand_credit(b) == separately
 
 
-def test_tie_catches_an_engine_that_drifted(monkeypatch):
+def test_tie_catches_an_engine_that_drifted():
     """If hand_credit rounded a remainder of 3 down, the tie (not the proof) fails."""
-    monkeypatch.setattr(settlement, "hand_credit", lambda pips: (pips + 1) // 5)
-    problems = ties.rounding_mismatches(models.ROUNDING)
+    problems = ties.rounding_mismatches(models.ROUNDING, hand_credit=breakages.remainder_3_rounded_down)
     assert problems and problems[0].startswith("pips 3: model credit 1, engine hand_credit 0")

@@ -38,6 +38,7 @@ import pytest
 from horserace.engine.layout import Layout
 from horserace.engine.tiles import FULL_SET_MASK
 from horserace.verify import models, proofs, ties
+from tests import breakages
 
 pytestmark = pytest.mark.proof
 
@@ -82,35 +83,15 @@ def test_engine_counts_like_the_model_on_random_deep_layouts():
     assert layouts == 1_581
 
 
-def test_tie_catches_an_engine_that_counts_an_interior_double(monkeypatch):
-    original = Layout.place
-
-    def broken(self, t, target, port):
-        count = original(self, t, target, port)
-        if len(self.order) > 1 and t == self.order[-1] and target is not None and port is not None and port >= 4:
-            self.count = count = count + 1  # a started branch adds one too many
-        return count
-
-    monkeypatch.setattr(Layout, "place", broken)
-    report = ties.spinner_layouts(models.SPINNER, max_placements=N, max_mismatches=3)
+def test_tie_catches_an_engine_that_counts_an_interior_double():
+    engine = breakages.STARTED_BRANCH_ONE_TOO_MANY  # a started branch adds one too many
+    report = ties.spinner_layouts(models.SPINNER, max_placements=N, max_mismatches=3, engine=engine)
     assert report.mismatches and "Layout.count" in report.mismatches[0]
 
 
-def test_tie_catches_branches_offered_too_early(monkeypatch):
-    original = Layout.attachment_points
-
-    def broken(self):
-        points = original(self)
-        for t in self.spinners():
-            if self.filled_ports(t) and not any(p.tile == t and p.port >= 4 for p in points):
-                from horserace.engine.layout import BRANCH_A, AttachmentPoint
-                from horserace.engine.tiles import LOW
-
-                points.append(AttachmentPoint(t, BRANCH_A, LOW[t]))
-        return points
-
-    monkeypatch.setattr(Layout, "attachment_points", broken)
-    report = ties.spinner_layouts(models.SPINNER, max_placements=2, max_mismatches=3)
+def test_tie_catches_branches_offered_too_early():
+    engine = breakages.BRANCH_OFFERED_TOO_EARLY
+    report = ties.spinner_layouts(models.SPINNER, max_placements=2, max_mismatches=3, engine=engine)
     assert report.mismatches and "attachment points" in report.mismatches[0]
 
 

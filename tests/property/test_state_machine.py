@@ -38,7 +38,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import horserace.engine.hand
 from horserace import strategies as hrst
 from horserace.engine.events import Draw, EndTurn, HandEnd, HandEndReason, MatchEnd, Pass, Place
 from horserace.engine.hand import Hand
@@ -63,6 +62,7 @@ from horserace.engine.ruleset import (
 )
 from horserace.engine.tiles import HIGH, IS_DOUBLE, LOW
 from horserace.errors import IllegalAction
+from tests import breakages
 from tests.property.invariants import (
     check_conservation,
     check_count,
@@ -182,6 +182,9 @@ def _short(hand: Hand) -> str:
 class MatchMachine(RuleBasedStateMachine):
     """Whole matches, one action per step, checked after every step."""
 
+    #: The engine under test: the reference engine, or a broken one (tests/breakages.py).
+    engine: type[Hand] = Hand
+
     def __init__(self) -> None:
         super().__init__()
         self.match: Match | None = None
@@ -195,7 +198,7 @@ class MatchMachine(RuleBasedStateMachine):
     def _start_match(self, seating, ruleset, seed) -> None:
         players, partnership = seating
         self.ruleset = ruleset
-        self.match = Match(players, partnership=partnership, ruleset=ruleset, seed=seed)
+        self.match = Match(players, partnership=partnership, ruleset=ruleset, seed=seed, engine=self.engine)
         self.scores_seen = list(self.match.scores)
         self._start_hand(self.match.deal())
         event(f"{players} seats{' in partnership' if partnership else ''}")
@@ -574,70 +577,24 @@ TestMatchMachine.settings = MACHINE_SETTINGS
 
 
 # ---------------------------------------------------------------------- broken engines
-def _drawn_tile_continues(monkeypatch) -> None:
-    original = Hand._place
-
-    def broken(self, seat, tile, target, port):
-        self._pending = -1  # forget the drawn tile: it may now continue the turn
-        return original(self, seat, tile, target, port)
-
-    monkeypatch.setattr(Hand, "_place", broken)
-
-
-def _pass_with_tiles_in_the_boneyard(monkeypatch) -> None:
-    def broken(self, seat):
-        self._check_actor(seat)
-        if self._pending >= 0 or self.hands[seat] & self.layout.open_mask:
-            raise IllegalAction("holds a legal placement", rule="HR-PASS-1", seat=seat)
-        self._pass(seat)  # the boneyard is no longer checked
-
-    monkeypatch.setattr(Hand, "pass_turn", broken)
-
-
-def _lapsed_continuation_is_a_pass(monkeypatch) -> None:
-    monkeypatch.setattr(horserace.engine.hand, "EndTurn", Pass)  # every end of turn is traced as a pass
-
-
-def _interior_double_still_counted(monkeypatch) -> None:
-    original = Layout.place
-
-    def broken(self, t, target, port):
-        count = original(self, t, target, port)
-        if target is not None and IS_DOUBLE[target] and port is not None and port >= BRANCH_A:
-            self.count = count = count + 2 * LOW[target]
-        return count
-
-    monkeypatch.setattr(Layout, "place", broken)
-
-
-def _block_found_only_after_a_round_of_passes(monkeypatch) -> None:
-    original = Hand.__init__
-
-    def broken(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        self._immediate_block = False  # the canonical ruleset played as block_detection=round-of-passes
-
-    monkeypatch.setattr(Hand, "__init__", broken)
-
-
 @pytest.mark.parametrize(
     ("breakage", "message", "shrink"),
     [
-        pytest.param(_drawn_tile_continues, "drawn", True, id="drawn-tile-continues"),
-        pytest.param(_pass_with_tiles_in_the_boneyard, "illegal pass", True, id="pass-with-a-boneyard"),
-        pytest.param(_interior_double_still_counted, "count", True, id="interior-double-counted"),
+        pytest.param(breakages.DRAWN_TILE_CONTINUES, "drawn", True, id="drawn-tile-continues"),
+        pytest.param(breakages.PASS_WITH_A_BONEYARD, "illegal pass", True, id="pass-with-a-boneyard"),
+        pytest.param(breakages.INTERIOR_DOUBLE_COUNTED, "count", True, id="interior-double-counted"),
         # These two are found within a second or two, but shrinking them takes far
         # longer: the test stops at the first falsifying run.
-        pytest.param(_lapsed_continuation_is_a_pass, "pass", False, id="end-turn-traced-as-pass"),
-        pytest.param(_block_found_only_after_a_round_of_passes, "blocked", False, id="block-not-immediate"),
+        pytest.param(breakages.END_TURN_TRACED_AS_PASS, "pass", False, id="end-turn-traced-as-pass"),
+        pytest.param(breakages.BLOCK_AFTER_A_ROUND_OF_PASSES, "blocked", False, id="block-not-immediate"),
     ],
 )
-def test_the_machine_finds_a_broken_engine(monkeypatch, breakage, message, shrink):
+def test_the_machine_finds_a_broken_engine(breakage, message, shrink):
     """Hypothesis falsifies the machine on an engine broken as the property names."""
-    breakage(monkeypatch)
+    machine = type(f"MatchMachineOn{breakage.__name__}", (MatchMachine,), {"engine": breakage})
     with pytest.raises(AssertionError, match=message):
         run_state_machine_as_test(
-            MatchMachine,
+            machine,
             settings=settings(
                 MACHINE_SETTINGS,
                 max_examples=200,

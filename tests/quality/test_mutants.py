@@ -11,6 +11,7 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
+from horserace.engine.ruleset import CANONICAL
 from horserace.quality.mutants import MUTANTS
 from horserace.resources.documents import load_rules
 
@@ -44,3 +45,30 @@ def test_a_surviving_mutant_fails_the_run(capsys):
 def test_unknown_mutant_is_a_usage_error(capsys):
     assert main(["mutants", "--only", "no-such-mutant"]) == ExitCode.USAGE
     assert main(["serve", "--mutant", "no-such-mutant"]) == ExitCode.USAGE
+
+
+def test_every_mutant_is_killed_in_process_by_a_fixture_citing_its_rule(capsys, corpus):
+    assert main(["mutants", "--in-process", "--format", "json"]) == ExitCode.OK
+    report = json.loads(capsys.readouterr().out)
+    assert report["survivors"] == []
+    fixtures = {fx.id: fx for fx in corpus.fixtures}
+    for result in report["mutants"]:
+        citing = [k["id"] for k in result["killers"] if result["rule"] in fixtures[k["id"]].rules]
+        assert citing, f"{result['mutant']} is killed in process only by fixtures that do not cite {result['rule']}"
+
+
+def test_mutants_live_beside_the_reference_engine(corpus):
+    """A mutant is a subclass through the engine's seams, not a patch: judging every one
+    in this process leaves the reference engine as it was, green on the whole corpus."""
+    from horserace.corpus.replay import replay_fixture
+    from horserace.engine.hand import Hand
+    from horserace.engine.layout import Layout
+    from horserace.engine.settlement import settle
+    from horserace.quality.mutants import judge_in_process
+
+    canonical = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
+    for m in MUTANTS.values():
+        assert issubclass(m.engine, Hand) and m.engine is not Hand
+        assert judge_in_process(m, canonical).killed
+    assert Hand.layout_class is Layout and Hand.settle is settle and Hand.target_type is int
+    assert all(replay_fixture(fx).status == "pass" for fx in canonical)

@@ -24,13 +24,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     p.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once (default: 2)")
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="judge each mutant by replaying the corpus against it in this process, not through "
+        "'horserace serve --mutant NAME' (faster; every observation compared, rule IDs included)",
+    )
     paths_option(p)
     format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from horserace.engine.ruleset import CANONICAL
-    from horserace.quality.mutants import MUTANTS, judge_through_protocol
+    from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
     from horserace.reports.command_text import mutants_text
 
     if args.list:
@@ -47,8 +53,11 @@ def run(args: argparse.Namespace) -> int:
         return print_load_errors(corpus, args.format)
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
     chosen = [MUTANTS[name] for name in (args.only or MUTANTS)]
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
+    if args.in_process:
+        verdicts = [judge_in_process(m, fixtures) for m in chosen]
+    else:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
         print(

@@ -25,10 +25,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from horserace.conformance.server import main_serve
+    from horserace.engine.hand import Hand
 
     ruleset = ruleset_from(args)
+    engine = Hand
     if args.mutant:
-        from horserace.quality.mutants import apply  # only a mutant's server loads the mutants
+        from horserace.quality.mutants import named  # only a mutant's server loads the mutants
 
-        apply(args.mutant)
-    return main_serve(ruleset)
+        engine = named(args.mutant).engine  # the CLI hands the server its engine
+    return main_serve(ruleset, engine)
