@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from horserace.corpus.status import Status
 from horserace.errors import ExpectationsError, InputError
 from horserace.resources.strict_yaml import parse_yaml
 
@@ -61,7 +62,9 @@ def unknown_ids(expected: dict[str, str], known: Iterable[str], path: str | Path
 
 def write_expectations(path: str | Path, results: list[dict[str, Any]]) -> None:
     """Write the failures of a run (its result records) as an expectations file."""
-    failing = {r["id"]: f"{r['status']} ({r['rule']})" for r in results if r["status"] not in ("pass", "skip")}
+    failing = {
+        r["id"]: f"{r['status']} ({r['rule']})" for r in results if r["status"] not in (Status.PASS, Status.SKIP)
+    }
     text = _HEADER + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)

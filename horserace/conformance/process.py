@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import IO
 
+from horserace.conformance.messages import StopRequest
 from horserace.conformance.protocol import MAX_LINE_BYTES, encode
 from horserace.errors import ImplementationFailure
 
@@ -247,7 +248,7 @@ class Implementation:
     def stop(self) -> None:
         if self._child is not None:
             try:
-                self._child.send({"type": "stop"})
+                self._child.send(StopRequest().to_json())
                 self._child.close_input()
             except ImplementationFailure:
                 pass

@@ -17,6 +17,7 @@ import pytest
 from horserace.conformance.runner import Options, Worker, applicable
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.loader import load_paths
+from horserace.corpus.status import Status
 from horserace.engine.ruleset import Ruleset
 from horserace.errors import ImplementationUnusable
 
@@ -101,7 +102,7 @@ class FixtureItem(pytest.Item):
             pytest.skip(reason)
         self.state.count += 1
         outcome = worker.run_one(self.fixture, f"{self.fixture.id}/{self.state.count}")
-        if outcome.status != "pass":
+        if outcome.status is not Status.PASS:
             lines = [f"{outcome.status}: {outcome.message}".rstrip(": ")]
             lines += [
                 f"{d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in outcome.differences

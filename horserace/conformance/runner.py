@@ -14,10 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from horserace._version import __version__
+from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
 from horserace.conformance.process import Implementation
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
+from horserace.corpus.status import FAILING, Status
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
@@ -25,9 +27,6 @@ __all__ = ["Options", "Outcome", "Worker", "applicable", "conformant", "counts",
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
-#: Outcomes that make an implementation non-conformant.
-BAD = ("fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
-OUTCOMES = ("pass", "xfail", "skip", *BAD)
 
 
 @dataclass
@@ -43,12 +42,14 @@ class Options:
 @dataclass
 class Outcome:
     fixture: Fixture
-    status: str
+    status: Status
     message: str = ""
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
     observations: dict | None = None
     stderr: str = ""
+    #: For ``rejected``: the index of the action the implementation refused, if it said.
+    refused_at: int | None = None
 
     def record(self) -> dict:
         fx = self.fixture
@@ -61,12 +62,14 @@ class Outcome:
             "rule": fx.primary_rule,
             "rules": fx.rules,
             "description": fx.description,
-            "status": self.status,
+            "status": str(self.status),
             "message": self.message,
-            "differences": [d.to_dict() for d in self.differences],
+            "differences": [d.to_record() for d in self.differences],
             "seconds": round(self.seconds, 4),
         }
-        if self.status in BAD or self.status == "xfail":
+        if self.status is Status.REJECTED:
+            rec["refused_at"] = self.refused_at
+        if self.status in FAILING or self.status is Status.XFAIL:
             rec["input"] = fx.input
             rec["expected"] = fx.expected
             rec["variants"] = fx.variants
@@ -93,30 +96,33 @@ def check_hello(answer: dict) -> Ruleset:
     return Ruleset.from_readings(readings)
 
 
-def evaluate(fx: Fixture, answer: dict, strict_rule_ids: bool) -> tuple[str, list[Difference], str]:
-    kind = answer["type"]
-    if kind == "error":
-        return "error", [], str(answer.get("message", ""))
-    if kind == "rejected":
-        at, rule = answer.get("at"), answer.get("rule")
+def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status, list[Difference], str, int | None]:
+    """The outcome of one valid answer: status, differences, message and, for a refused
+    legal action, the index of the action refused."""
+    if isinstance(answer, Error):
+        return Status.ERROR, [], answer.message, None
+    if isinstance(answer, Rejected):
+        at, rule = answer.at, answer.rule
         if fx.kind == "illegal":
             diffs = []
             if at != fx.expected["rejected_at"]:
-                diffs.append(Difference("rejected_at", fx.expected["rejected_at"], at))
+                diffs.append(Difference(("rejected_at",), fx.expected["rejected_at"], at))
             if strict_rule_ids and rule != fx.expected["rule"]:
-                diffs.append(Difference("rule", fx.expected["rule"], rule))
-            return ("fail" if diffs else "pass"), diffs, str(answer.get("message", ""))
+                diffs.append(Difference(("rule",), fx.expected["rule"], rule))
+            return (Status.FAIL if diffs else Status.PASS), diffs, answer.message or "", None
         note = f"refused action {at}" if at is not None else "refused an action"
-        return "rejected", [], f"{note} ({rule or 'no rule given'}): {answer.get('message', '')}".rstrip(": ")
-    observations = answer["observations"]
+        message = f"{note} ({rule or 'no rule given'}): {answer.message or ''}".rstrip(": ")
+        return Status.REJECTED, [], message, at
+    observations = answer.observations
     if fx.kind == "illegal":
         return (
-            "not-rejected",
-            [Difference("rejected_at", fx.expected["rejected_at"], None)],
+            Status.NOT_REJECTED,
+            [Difference(("rejected_at",), fx.expected["rejected_at"], None)],
             f"accepted every action; action {fx.expected['rejected_at']} breaks {fx.expected['rule']}",
+            None,
         )
     diffs = diff(fx.canonical_expected, observations)
-    return ("fail" if diffs else "pass"), diffs, ""
+    return (Status.FAIL if diffs else Status.PASS), diffs, "", None
 
 
 class Worker:
@@ -142,7 +148,7 @@ class Worker:
     def _handshake(self) -> tuple[dict, Ruleset]:
         try:
             answer = self.impl.exchange(
-                {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, self.options.handshake_timeout
+                HelloRequest(PROTOCOL_VERSION, __version__).to_json(), self.options.handshake_timeout
             )
         except ImplementationFailure as exc:
             self.impl.kill()
@@ -181,26 +187,30 @@ class Worker:
                     self.handshake()
                 except ImplementationUnusable as exc:
                     for fx, _ in [*sent, *todo]:
-                        emit(Outcome(fx, "crash", f"could not restart the implementation: {exc}"))
+                        emit(Outcome(fx, Status.CRASH, f"could not restart the implementation: {exc}"))
                     return
                 extra = self.impl.unasked() if not sent else None
                 if extra is not None:
                     self.impl.kill()
                     self.hello = None
                     fx, _ = todo[0]
-                    emit(Outcome(fx, "crash", f"the implementation wrote a line nobody asked for: {extra!r}"))
+                    emit(Outcome(fx, Status.CRASH, f"the implementation wrote a line nobody asked for: {extra!r}"))
                     todo.popleft()
                     continue
             while todo and len(sent) < WINDOW:
                 fx, seq = todo.popleft()
-                self.impl.send({"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input})
+                self.impl.send(RunRequest(seq, fx.kind, fx.input).to_json())
                 sent.append((fx, seq))
             fx, seq = sent.popleft()
             start = time.perf_counter()
             try:
                 answer = self.impl.receive(self.options.timeout)
             except ImplementationFailure as exc:
-                emit(Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr))
+                emit(
+                    Outcome(
+                        fx, Status(exc.outcome), exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr
+                    )
+                )
                 self._restart(sent, todo)
                 continue
             problem = answer_problems(answer)
@@ -212,16 +222,25 @@ class Worker:
             if problem:
                 emit(
                     Outcome(
-                        fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
+                        fx,
+                        Status.CRASH,
+                        "invalid answer: " + "; ".join(problem[:3]),
+                        seconds=time.perf_counter() - start,
                     )
                 )
                 self.impl.kill()
                 self._restart(sent, todo)
                 continue
-            status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
+            status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
             emit(
                 Outcome(
-                    fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations")
+                    fx,
+                    status,
+                    message,
+                    diffs,
+                    time.perf_counter() - start,
+                    observations=answer.get("observations"),
+                    refused_at=refused_at,
                 )
             )
 
@@ -234,20 +253,26 @@ class Worker:
     def _exchange_one(self, fx: Fixture, seq: str) -> Outcome:
         start = time.perf_counter()
         try:
-            answer = self.impl.exchange(
-                {"type": "run", "seq": seq, "kind": fx.kind, "input": fx.input}, self.options.timeout
-            )
+            answer = self.impl.exchange(RunRequest(seq, fx.kind, fx.input).to_json(), self.options.timeout)
         except ImplementationFailure as exc:
-            return Outcome(fx, exc.outcome, exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
+            return Outcome(fx, Status(exc.outcome), exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
         problem = answer_problems(answer)
         if not problem and answer.get("seq") != seq:
             problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
         if problem:
             return Outcome(
-                fx, "crash", "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
+                fx, Status.CRASH, "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
             )
-        status, diffs, message = evaluate(fx, answer, self.options.strict_rule_ids)
-        return Outcome(fx, status, message, diffs, time.perf_counter() - start, observations=answer.get("observations"))
+        status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
+        return Outcome(
+            fx,
+            status,
+            message,
+            diffs,
+            time.perf_counter() - start,
+            observations=answer.get("observations"),
+            refused_at=refused_at,
+        )
 
     def close(self) -> None:
         self.impl.stop()
@@ -285,7 +310,7 @@ def run(
     for i, fx in enumerate(fixtures):
         reason = applicable(fx, hello, ruleset)
         if reason:
-            skipped = _expectation(Outcome(fx, "skip", reason), options)
+            skipped = _expectation(Outcome(fx, Status.SKIP, reason), options)
             outcomes[i] = skipped
             if on_outcome:
                 on_outcome(skipped)
@@ -321,23 +346,24 @@ def run(
 def _expectation(outcome: Outcome, options: Options) -> Outcome:
     """Apply the implementation's expectations file, strictly (xfail / xpass)."""
     reason = options.expected_failures.get(outcome.fixture.id)
-    if reason is None or outcome.status == "skip":
+    if reason is None or outcome.status is Status.SKIP:
         return outcome
-    if outcome.status == "pass":
-        outcome.status = "xpass"
+    if outcome.status is Status.PASS:
+        outcome.status = Status.XPASS
         outcome.message = f"listed as an expected failure ({reason}) but passes: remove it from the expectations file"
     else:
         outcome.message = f"expected failure ({reason}); was {outcome.status}: {outcome.message}".rstrip(": ")
-        outcome.status = "xfail"
+        outcome.status = Status.XFAIL
     return outcome
 
 
 def counts(outcomes: list[Outcome]) -> dict[str, int]:
-    tally = dict.fromkeys(OUTCOMES, 0)
+    """Outcomes by status, every status present, in the order of :class:`Status`."""
+    tally = {str(s): 0 for s in Status}
     for o in outcomes:
         tally[o.status] += 1
     return tally
 
 
 def conformant(outcomes: list[Outcome]) -> bool:
-    return not any(o.status in BAD for o in outcomes)
+    return not any(o.status in FAILING for o in outcomes)

@@ -8,6 +8,7 @@ import sys
 from typing import IO
 
 from horserace._version import __version__
+from horserace.conformance.messages import Answer, Error, Hello, HelloRequest, Rejected, Result, RunRequest, StopRequest
 from horserace.conformance.protocol import PROTOCOL_VERSION, encode
 from horserace.corpus.fixture import KINDS
 from horserace.corpus.observers import observe
@@ -15,48 +16,47 @@ from horserace.engine.hand import Hand
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.errors import ScenarioError
 
-__all__ = ["answer", "main_serve", "serve"]
+__all__ = ["answer", "hello", "main_serve", "reply", "serve"]
 
 
-def hello(ruleset: Ruleset) -> dict:
-    return {
-        "type": "hello",
-        "protocol": PROTOCOL_VERSION,
-        "name": "horserace-reference",
-        "version": __version__,
-        "language": "Python",
-        "kinds": list(KINDS),
-        "readings": ruleset.readings,
-    }
+def hello(ruleset: Ruleset) -> Hello:
+    return Hello(PROTOCOL_VERSION, "horserace-reference", __version__, "Python", KINDS, ruleset.readings)
 
 
-def answer(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> dict | None:
-    """The answer to one protocol message (``None`` for ``stop``), from ``engine``: the
+def reply(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> Hello | Answer | None:
+    """The reply to one protocol message (``None`` for ``stop``), from ``engine``: the
     reference engine, or a variant or mutant of it that the caller hands down."""
     if not isinstance(message, dict):
-        return {"type": "error", "seq": "", "message": "a message is a JSON object"}
+        return Error("", "a message is a JSON object")
     kind_of = message.get("type")
-    if kind_of == "hello":
+    if kind_of == HelloRequest.TYPE:
         return hello(ruleset)
-    if kind_of == "stop":
+    if kind_of == StopRequest.TYPE:
         return None
-    seq = message.get("seq") if isinstance(message.get("seq"), str) else ""
-    if kind_of != "run":
-        return {"type": "error", "seq": seq, "message": f"unknown message type {kind_of!r}"}
+    raw_seq = message.get("seq")
+    seq = raw_seq if isinstance(raw_seq, str) else ""
+    if kind_of != RunRequest.TYPE:
+        return Error(seq, f"unknown message type {kind_of!r}")
     kind, inp = message.get("kind"), message.get("input")
     if kind not in KINDS or not isinstance(inp, dict):
-        return {"type": "error", "seq": seq, "message": "a run message has a known kind and an input object"}
+        return Error(seq, "a run message has a known kind and an input object")
     try:
         observations = observe(kind, inp, ruleset.readings, engine=engine)
     except ScenarioError as exc:
-        return {"type": "rejected", "seq": seq, "at": exc.at, "rule": exc.rule, "message": exc.message}
+        return Rejected(seq, exc.at, exc.rule, exc.message)
     except (KeyError, TypeError, ValueError) as exc:
-        return {"type": "error", "seq": seq, "message": f"malformed input: {type(exc).__name__}: {exc}"}
+        return Error(seq, f"malformed input: {type(exc).__name__}: {exc}")
     if kind == "illegal" and observations["rejected_at"] is not None:
-        return {"type": "rejected", "seq": seq, "at": observations["rejected_at"], "rule": observations["rule"]}
+        return Rejected(seq, observations["rejected_at"], observations["rule"])
     if kind == "illegal":
         observations = {"rejected_at": None}
-    return {"type": "result", "seq": seq, "observations": observations}
+    return Result(seq, observations)
+
+
+def answer(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> dict | None:
+    """The reply to one protocol message as it goes on the wire (``None`` for ``stop``)."""
+    out = reply(message, ruleset, engine)
+    return None if out is None else out.to_json()
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> int:
@@ -66,12 +66,12 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, eng
         try:
             message = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
-            reply: dict | None = {"type": "error", "seq": "", "message": f"not a JSON line: {exc}"}
+            out: dict | None = Error("", f"not a JSON line: {exc}").to_json()
         else:
-            reply = answer(message, ruleset, engine)
-        if reply is None:
+            out = answer(message, ruleset, engine)
+        if out is None:
             break
-        stdout.write(encode(reply))
+        stdout.write(encode(out))
         stdout.flush()
     return 0
 

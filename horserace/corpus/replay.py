@@ -11,6 +11,7 @@ from typing import Any
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
+from horserace.corpus.status import Status
 from horserace.engine.hand import Hand
 from horserace.engine.ruleset import Ruleset
 from horserace.errors import ScenarioError
@@ -21,7 +22,7 @@ __all__ = ["Result", "replay_fixture"]
 @dataclass
 class Result:
     fixture: Fixture
-    status: str  #: pass, fail, error, skip
+    status: Status  #: pass, fail, error or skip
     differences: list[Difference] = field(default_factory=list)
     message: str = ""
 
@@ -34,7 +35,7 @@ class Result:
             "kind": fx.kind,
             "rule": fx.primary_rule,
             "rules": fx.rules,
-            "status": self.status,
+            "status": str(self.status),
             "message": self.message,
             "differences": [d.to_dict() for d in self.differences],
         }
@@ -45,14 +46,14 @@ def replay_fixture(fx: Fixture, ruleset: Ruleset | None = None, *, engine: type[
     of it): under its own readings, or, given a ``ruleset``, only if the fixture holds
     under it (else it is skipped)."""
     if fx.deprecated:
-        return Result(fx, "skip", message=f"deprecated: {fx.deprecated}")
+        return Result(fx, Status.SKIP, message=f"deprecated: {fx.deprecated}")
     if ruleset is not None and not fx.applies_under(ruleset):
         wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items())
-        return Result(fx, "skip", message=f"holds only under {wanted}")
+        return Result(fx, Status.SKIP, message=f"holds only under {wanted}")
     readings = fx.variants if ruleset is None else ruleset.readings
     try:
         observed = observe(fx.kind, fx.input, readings, engine=engine)
     except ScenarioError as exc:
-        return Result(fx, "error", message=str(exc))
+        return Result(fx, Status.ERROR, message=str(exc))
     differences = diff(fx.canonical_expected, observed)
-    return Result(fx, "fail" if differences else "pass", differences)
+    return Result(fx, Status.FAIL if differences else Status.PASS, differences)

@@ -24,6 +24,7 @@ from horserace.conformance.runner import Options, run
 from horserace.corpus.generate import random_play_fixture
 from horserace.corpus.loader import load_paths
 from horserace.corpus.replay import replay_fixture
+from horserace.corpus.status import Status
 from horserace.engine.hand import Hand
 from horserace.engine.match import deal
 from horserace.engine.playout import play_random_hand
@@ -258,7 +259,7 @@ def measure_corpus(
             start = time.perf_counter()
             results = [replay_fixture(fx) for fx in corpus.fixtures]
             replays.append(time.perf_counter() - start)
-            if any(res.status != "pass" for res in results):
+            if any(res.status is not Status.PASS for res in results):
                 raise RuntimeError("generated corpus did not replay green")
         floor, load, replay = (statistics.median(x) for x in (floors, loads, replays))
         return {
@@ -297,7 +298,7 @@ def measure_conformance(
         start = time.perf_counter()
         outcomes = run(argv, fixtures, Options())
         protocol_times.append(time.perf_counter() - start)
-        if any(o.status != "pass" for o in outcomes):
+        if any(o.status is not Status.PASS for o in outcomes):
             raise RuntimeError("the reference engine is not conformant through the protocol")
     sample = fixtures[:one_shot_fixtures]
     if progress:

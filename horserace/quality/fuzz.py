@@ -27,6 +27,7 @@ from horserace.corpus.fixture import Fixture
 from horserace.corpus.generate import random_play_fixture
 from horserace.corpus.ids import generated_id
 from horserace.corpus.observers import observe
+from horserace.corpus.status import Status
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.errors import ImplementationUnusable
 
@@ -117,7 +118,7 @@ class FuzzResult:
 
 
 def _disagrees(outcome: Outcome) -> bool:
-    return outcome.status not in ("pass", "skip")
+    return outcome.status not in (Status.PASS, Status.SKIP)
 
 
 def _run(worker: Worker, fixtures: list[Fixture]) -> list[Outcome]:
@@ -177,9 +178,8 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
 
 def _rule_for(differences) -> str:
     for d in differences:
-        leaf = d.path.split(".")[-1].split("[")[0].split(" ")[0]
-        if leaf in _FIELD_RULES:
-            return _FIELD_RULES[leaf]
+        if d.field in _FIELD_RULES:
+            return _FIELD_RULES[d.field]
     return "HR-TURN-1"
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from horserace.conformance.runner import Options, run
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.replay import replay_fixture
+from horserace.corpus.status import Status
 from horserace.engine import layout as layout_module
 from horserace.engine.events import HandEnd, HandEndReason, Place
 from horserace.engine.hand import Hand
@@ -367,7 +368,7 @@ class Killer:
 
     id: str
     rule: str
-    status: str
+    status: Status
 
 
 @dataclass(frozen=True)
@@ -388,7 +389,7 @@ class Verdict:
             "rule": self.mutant.rule,
             "description": self.mutant.description,
             "killed": self.killed,
-            "killers": [{"id": k.id, "rule": k.rule, "status": k.status} for k in self.killers],
+            "killers": [{"id": k.id, "rule": k.rule, "status": str(k.status)} for k in self.killers],
         }
         if self.note:
             out["note"] = self.note
@@ -402,7 +403,7 @@ def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
     killers = []
     for fx in fixtures:
         result = replay_fixture(fx, engine=mutant.engine)
-        if result.status not in ("pass", "skip"):
+        if result.status not in (Status.PASS, Status.SKIP):
             killers.append(Killer(fx.id, fx.primary_rule, result.status))
     return Verdict(mutant, tuple(killers))
 
@@ -415,6 +416,8 @@ def judge_through_protocol(mutant: Mutant, fixtures: list[Fixture], *, timeout: 
     except ImplementationUnusable as exc:
         return Verdict(mutant, (), note=f"unusable: {exc}")
     killers = tuple(
-        Killer(o.fixture.id, o.fixture.primary_rule, o.status) for o in outcomes if o.status not in ("pass", "skip")
+        Killer(o.fixture.id, o.fixture.primary_rule, o.status)
+        for o in outcomes
+        if o.status not in (Status.PASS, Status.SKIP)
     )
     return Verdict(mutant, killers)

@@ -113,9 +113,9 @@ def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> 
         if obs_a == obs_b:
             continue
         if "rejected" in obs_a or "rejected" in obs_b:  # one ruleset refuses the input itself
-            found = [Difference("input refused", _refusal(obs_a), _refusal(obs_b))]
+            found = [Difference(("input refused",), _refusal(obs_a), _refusal(obs_b))]
         else:
-            found = diff(obs_a, obs_b) or [Difference("(observations)", obs_a, obs_b)]
+            found = diff(obs_a, obs_b) or [Difference(("(observations)",), obs_a, obs_b)]
         changes.append(FixtureChange(fx, found))
     return changes
 

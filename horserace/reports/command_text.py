@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from horserace.corpus.replay import Result
+from horserace.corpus.status import Status
 from horserace.quality.fuzz import FuzzResult
 from horserace.quality.mutants import Verdict
 
@@ -20,7 +21,7 @@ SHOWN_KILLERS = 6
 def replay_text(results: list[Result], counts: dict[str, int], files: int, seconds: float) -> str:
     lines = []
     for r in results:
-        if r.status in ("fail", "error"):
+        if r.status in (Status.FAIL, Status.ERROR):
             fx = r.fixture
             lines.append(
                 f"{r.status.upper()} {fx.id} [{fx.kind}] ({fx.primary_rule}) {fx.file}:{fx.line}: {fx.description}"

@@ -13,19 +13,29 @@ import re
 from html import escape
 from typing import Any
 
+from horserace.corpus.status import Status
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
 from horserace.reports.svg import layout_svg
 
 __all__ = ["OUTCOME_ORDER", "failing_layout", "render_html"]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
-OUTCOME_ORDER = ("pass", "xfail", "skip", "fail", "rejected", "not-rejected", "error", "crash", "timeout", "xpass")
+OUTCOME_ORDER = tuple(str(s) for s in Status)
 
-_STEP = re.compile(r"^steps\[(\d+)\]")
-_STEPS_LENGTH = re.compile(r"^steps \(length\)$")
-_EVENT = re.compile(r"^hands\[(\d+)\]\.events\[(\d+)\]")
-_EVENTS_LENGTH = re.compile(r"^hands\[(\d+)\]\.events \(length\)$")
-_REFUSED = re.compile(r"^refused action (\d+)\b")
+
+def _index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _places(record: dict) -> list[tuple[list, bool]]:
+    """Where a record's differences are: the structured path (``at``) and whether a
+    list's length differs, as the runner writes them in the stream."""
+    return [
+        (d["at"], bool(d.get("length")))
+        for d in record.get("differences") or []
+        if isinstance(d, dict) and isinstance(d.get("at"), list)
+    ]
+
 
 _CSS = """
 :root { color-scheme: light; }
@@ -118,8 +128,9 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
     inp = record.get("input")
     if not isinstance(inp, dict):
         return None
-    paths = [str(d.get("path", "")) for d in record.get("differences") or [] if isinstance(d, dict)]
-    refused = _REFUSED.match(str(record.get("message", ""))) if record.get("status") == "rejected" else None
+    places = _places(record)
+    refused = record.get("refused_at") if record.get("status") == Status.REJECTED else None
+    refused = refused if _index(refused) else None
 
     if kind == "layout":
         setup = inp.get("setup") or []
@@ -127,11 +138,10 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
         if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
             return None
         step = None
-        for path in paths:
-            m = _STEP.match(path)
-            if m:
-                step = int(m.group(1)) if step is None else min(step, int(m.group(1)))
-            elif _STEPS_LENGTH.match(path):
+        for where, length in places:
+            if len(where) >= 2 and where[0] == "steps" and _index(where[1]):
+                step = where[1] if step is None else min(step, where[1])
+            elif where == ["steps"] and length:
                 observed = (
                     (record.get("observations") or {}).get("steps")
                     if isinstance(record.get("observations"), dict)
@@ -140,8 +150,8 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
                 first_missing = len(observed) if isinstance(observed, list) else 0
                 step = first_missing if step is None else min(step, first_missing)
         how = "the first step that differs"
-        if step is None and refused:
-            step, how = int(refused.group(1)), "the step the implementation refused"
+        if step is None and refused is not None:
+            step, how = refused, "the step the implementation refused"
         if step is None or step >= len(steps):
             caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
             return list(setup) + list(steps), caption + ", as the fixture expects it."
@@ -164,19 +174,17 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
             (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
         )
         first: tuple[int, int] | None = None
-        for path in paths:
-            m = _EVENT.match(path)
-            if m:
-                at = (int(m.group(1)), int(m.group(2)))
-            else:
-                m = _EVENTS_LENGTH.match(path)
-                if not m:
-                    continue
-                h = int(m.group(1))
+        for path, length in places:
+            if len(path) >= 4 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and _index(path[3]):
+                at = (path[1], path[3])
+            elif len(path) == 3 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and length:
+                h = path[1]
                 try:
                     at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
                 except (TypeError, KeyError, IndexError):
                     at = (h, 0)
+            else:
+                continue
             first = at if first is None else min(first, at)
         if first is not None:
             h, e = first
@@ -198,8 +206,8 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
                 else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
             )
             return list(prefix) + own, f"Hand {h}: the layout {what}, as the fixture expects it."
-        if refused:
-            action = int(refused.group(1))
+        if refused is not None:
+            action = refused
             for h, hand in enumerate(hands):
                 entries = hand.get("placements") if isinstance(hand, dict) else None
                 entries = entries if isinstance(entries, list) else []
@@ -311,7 +319,7 @@ def _fixture_section(record: dict, anchor: str) -> str:
     table = _differences_table(record)
     if table:
         parts.append("<h4>Expected against actual</h4>" + table)
-    elif status in ("fail", "not-rejected"):
+    elif status in (Status.FAIL, Status.NOT_REJECTED):
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
     if "input" in record:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
+from horserace.corpus.status import IMPLEMENTATION_ERRORS, Status
 from horserace.reports.summary import PASSING, implementation_name
 
 __all__ = ["junit_xml"]
@@ -12,11 +13,9 @@ __all__ = ["junit_xml"]
 
 def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
     """One test case per fixture, named by ID and grouped by primary rule."""
-    failures = sum(
-        1 for r in results if r["status"] not in PASSING and r["status"] not in ("error", "crash", "timeout")
-    )
-    errors = sum(1 for r in results if r["status"] in ("error", "crash", "timeout"))
-    skipped = sum(1 for r in results if r["status"] == "skip")
+    failures = sum(1 for r in results if r["status"] not in PASSING and r["status"] not in IMPLEMENTATION_ERRORS)
+    errors = sum(1 for r in results if r["status"] in IMPLEMENTATION_ERRORS)
+    skipped = sum(1 for r in results if r["status"] == Status.SKIP)
     total_time = sum(r.get("seconds", 0) for r in results)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -32,11 +31,11 @@ def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
             f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}"
             for d in r.get("differences", [])
         )
-        if status in ("pass", "xfail"):
+        if status in (Status.PASS, Status.XFAIL):
             out.append(f"    <testcase {attrs}/>")
-        elif status == "skip":
+        elif status == Status.SKIP:
             out.append(f"    <testcase {attrs}><skipped message={quoteattr(r['message'])}/></testcase>")
-        elif status in ("error", "crash", "timeout"):
+        elif status in IMPLEMENTATION_ERRORS:
             out.append(
                 f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(r['message'])}>{escape(r.get('stderr', ''))}</error></testcase>"
             )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PASSING", "implementation_name", "per_rule", "tally"]
+from horserace.corpus.status import PASSING, Status
 
-PASSING = ("pass", "xfail", "skip")
+__all__ = ["PASSING", "implementation_name", "per_rule", "tally"]
 
 
 def tally(results: list[dict]) -> dict[str, int]:
@@ -22,7 +22,7 @@ def per_rule(results: list[dict]) -> list[dict]:
     rows: dict[str, dict[str, Any]] = {}
     for r in results:
         row = rows.setdefault(r["rule"], {"rule": r["rule"], "passed": 0, "failed": 0, "skipped": 0, "failing": []})
-        if r["status"] == "skip":
+        if r["status"] == Status.SKIP:
             row["skipped"] += 1
         elif r["status"] in PASSING:
             row["passed"] += 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from horserace.corpus.compare import Difference
 from horserace.engine.layout import PORT_NAMES, Layout
 from horserace.engine.tiles import FULL_SET_MASK, NAMES
 from horserace.reports.html import failing_layout, render_html
@@ -250,9 +251,9 @@ def layout_record(**extra) -> dict:
         "message": "",
         "seconds": 0.01,
         "differences": [
-            {"path": "steps[3].sum", "expected": 5, "actual": 13},
-            {"path": "steps[3].contributions[1].value", "expected": 3, "actual": "</td><script>x</script>"},
-            {"path": "steps[5].sum", "expected": 10, "actual": "<missing>"},
+            Difference(("steps", 3, "sum"), 5, 13).to_record(),
+            Difference(("steps", 3, "contributions", 1, "value"), 3, "</td><script>x</script>").to_record(),
+            Difference(("steps", 5, "sum"), 10, "<missing>").to_record(),
         ],
         "input": {"steps": steps},
         "expected": {"steps": [{"sum": 0}] * len(steps)},
@@ -263,7 +264,7 @@ def layout_record(**extra) -> dict:
     return record
 
 
-def play_record(path: str, **extra) -> dict:
+def play_record(at: tuple, **extra) -> dict:
     events = [
         {"event": "place", "seat": 1, "tile": "[4|4]", "target": "[2|4]", "port": "high", "count": 9},
         {"event": "place", "seat": 1, "tile": "[1|1]", "target": "[1|2]", "port": "low", "count": 10},
@@ -282,7 +283,7 @@ def play_record(path: str, **extra) -> dict:
         "status": "fail",
         "message": "",
         "seconds": 0.0,
-        "differences": [{"path": path, "expected": 1, "actual": 2}],
+        "differences": [Difference(at, 1, 2).to_record()],
         "input": {
             "hands": [
                 {
@@ -366,6 +367,7 @@ def test_refused_layout_step_and_crash_are_drawn_too():
         status="rejected",
         differences=[],
         message="refused action 8 (HR-SPIN-3): input.steps[8][0]: placing [1|3] is illegal",
+        refused_at=8,
     )
     placements, caption = failing_layout(refused)
     assert placements == SEQUENCE and "refused" in caption
@@ -375,15 +377,15 @@ def test_refused_layout_step_and_crash_are_drawn_too():
 
 def test_play_fixture_is_drawn_at_the_first_differing_event():
     # Event 3 is the third placement: the layout after it (two before, then it).
-    placements, caption = failing_layout(play_record("hands[0].events[3].count"))
+    placements, caption = failing_layout(play_record(("hands", 0, "events", 3, "count")))
     assert [p["tile"] for p in placements] == ["[1|2]", "[2|4]", "[4|4]", "[1|1]", "[3|4]"]
     assert "event 3" in caption
     # Event 2 is a draw: the layout at that moment, after the two placements before it.
-    placements, _ = failing_layout(play_record("hands[0].events[2].tile"))
+    placements, _ = failing_layout(play_record(("hands", 0, "events", 2, "tile")))
     assert [p["tile"] for p in placements] == ["[1|2]", "[2|4]", "[4|4]", "[1|1]"]
     # The earliest difference wins, whatever the order of the list.
-    record = play_record("hands[0].events[3].count")
-    record["differences"].append({"path": "hands[0].events[0].count", "expected": 9, "actual": 8})
+    record = play_record(("hands", 0, "events", 3, "count"))
+    record["differences"].append(Difference(("hands", 0, "events", 0, "count"), 9, 8).to_record())
     assert [p["tile"] for p in failing_layout(record)[0]] == ["[1|2]", "[2|4]", "[4|4]"]
 
 
@@ -392,7 +394,7 @@ def test_illegal_fixture_draws_its_position():
         "kind": "illegal",
         "status": "not-rejected",
         "input": {"layout": SEQUENCE[:2], "actions": []},
-        "differences": [{"path": "rejected_at", "expected": 0, "actual": None}],
+        "differences": [Difference(("rejected_at",), 0, None).to_record()],
     }
     assert failing_layout(record)[0] == SEQUENCE[:2]
     assert failing_layout({"kind": "settlement", "input": {"hands": []}}) is None
@@ -419,7 +421,7 @@ def report_page() -> str:
     results = [
         passing("AAAAAA", "HR-COUNT-1"),
         layout_record(),
-        play_record("hands[0].events[3].count"),
+        play_record(("hands", 0, "events", 3, "count")),
         passing("BBBBBB", "HR-SETTLE-1", "skip"),
         passing("CCCCCC", "HR-TURN-1", "xfail"),
     ]

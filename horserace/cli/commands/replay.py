@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from horserace.corpus.replay import replay_fixture
     from horserace.corpus.selection import select
+    from horserace.corpus.status import Status
     from horserace.reports.command_text import replay_text
 
     start = time.perf_counter()
@@ -50,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     fixtures = select(corpus.fixtures, args.select, args.deselect)
     results = [replay_fixture(fx, ruleset) for fx in fixtures]
     elapsed = time.perf_counter() - start
-    counts = {s: sum(1 for r in results if r.status == s) for s in ("pass", "fail", "error", "skip")}
+    counts = {
+        str(s): sum(1 for r in results if r.status is s) for s in (Status.PASS, Status.FAIL, Status.ERROR, Status.SKIP)
+    }
     bad = counts["fail"] + counts["error"]
     if args.format == "json":
         print(
