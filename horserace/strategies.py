@@ -41,6 +41,7 @@ from hypothesis.strategies import SearchStrategy
 from horserace.engine.hand import DEAL_SIZE, Hand
 from horserace.engine.layout import PORT_NAMES, Layout
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, BranchUse, Ruleset
+from horserace.engine.seating import SEATINGS
 from horserace.engine.tiles import ALL_TILES, FULL_SET_MASK, HIGH, LOW, NAMES, TILE_COUNT
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
 #: Targets drawn when none is given: the canonical 61 often, any other now and then.
 DEFAULT_TARGETS: SearchStrategy[int] = st.one_of(st.just(61), st.integers(1, 121))
 
-_SEATINGS = ((2, False), (3, False), (4, False), (4, True))
+_SEATINGS = tuple((s.players, s.partnership) for s in SEATINGS)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -22,6 +22,17 @@ from horserace.engine.types import Port
 __all__ = ["canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
 
 
+# How the canonical encoding sorts unordered collections (spec/fixture-format.md, HR-MOVE-2):
+# the one order of both the engine's observations and the expected values of fixtures.
+_SORT_KEYS: dict[str, Callable[[Any], Any]] = {
+    "contributions": lambda d: (d.get("tile", ""), d.get("port", "")),
+    "attachment_points": lambda d: (d.get("tile", ""), d.get("port", "")),
+    "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
+    "tiles": lambda t: t,
+    "spinners": lambda t: t,
+}
+
+
 def port_name(port: Port | None) -> str | None:
     return None if port is None else PORT_NAMES[port]
 
@@ -37,11 +48,11 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
             else {"tile": NAMES[c.tile], "port": PORT_NAMES[c.port], "value": c.value}
             for c in layout.contributions()
         ),
-        key=lambda d: (d["tile"], d.get("port", "")),
+        key=_SORT_KEYS["contributions"],
     )
     points = sorted(
         ({"tile": NAMES[p.tile], "port": PORT_NAMES[p.port], "value": p.value} for p in layout.attachment_points()),
-        key=lambda d: (d["tile"], d["port"]),
+        key=_SORT_KEYS["attachment_points"],
     )
     joins = sorted(
         (
@@ -51,12 +62,12 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
             ]
             for c in layout.connections()
         ),
-        key=lambda pair: (pair[0]["tile"], pair[0]["port"], pair[1]["tile"]),
+        key=_SORT_KEYS["connections"],
     )
     count = layout.count
     return {
-        "tiles": sorted(NAMES[t] for t in layout.order),
-        "spinners": sorted(NAMES[t] for t in layout.spinners()),
+        "tiles": sorted((NAMES[t] for t in layout.order), key=_SORT_KEYS["tiles"]),
+        "spinners": sorted((NAMES[t] for t in layout.spinners()), key=_SORT_KEYS["spinners"]),
         "connections": joins,
         "attachment_points": points,
         "contributions": contributions,
@@ -103,14 +114,6 @@ def event_record(event: Event) -> dict[str, Any]:
 
 
 _TILE = re.compile(r"^\[\d\|\d\]$")
-# How the canonical encoding sorts unordered collections (spec/fixture-format.md).
-_SORT_KEYS: dict[str, Callable[[Any], Any]] = {
-    "contributions": lambda d: (d.get("tile", ""), d.get("port", "")),
-    "attachment_points": lambda d: (d.get("tile", ""), d.get("port", "")),
-    "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
-    "tiles": lambda t: t,
-    "spinners": lambda t: t,
-}
 
 
 def canonical(value: Any, key: str | None = None) -> Any:

@@ -12,6 +12,7 @@ from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.match import Match, deal
 from horserace.engine.playout import play_random_hand
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
+from horserace.engine.seating import SEATINGS, Seating
 from horserace.engine.settlement import Settlement, settle
 from horserace.engine.tiles import NAMES, parse_tile
 
@@ -20,6 +21,7 @@ __all__ = [
     "DEAL_SIZE",
     "NAMES",
     "PORT_NAMES",
+    "SEATINGS",
     "VARIANT_FIELDS",
     "Draw",
     "EndTurn",
@@ -33,6 +35,7 @@ __all__ = [
     "Pass",
     "Place",
     "Ruleset",
+    "Seating",
     "Settlement",
     "deal",
     "parse_port",

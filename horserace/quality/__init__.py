@@ -3,3 +3,5 @@
 the outcome diff between rulesets (:mod:`~horserace.quality.ruleset_diff`) and benchmarks
 (:mod:`~horserace.quality.bench`).  Z3 proofs are in :mod:`horserace.verify`, public
 Hypothesis strategies in :mod:`horserace.strategies`."""
+
+__all__: list[str] = []

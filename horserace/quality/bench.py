@@ -29,9 +29,25 @@ from horserace.engine.hand import Hand
 from horserace.engine.match import deal
 from horserace.engine.playout import play_random_hand
 from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.engine.seating import SEATINGS
 
-#: The configurations measured: (label, players, partnership).
-CONFIGS = (("2 players", 2, False), ("3 players", 3, False), ("4 players", 4, False), ("partnership", 4, True))
+__all__ = [
+    "CONFIGS",
+    "PlayFigure",
+    "current_rss_kib",
+    "format_text",
+    "measure_conformance",
+    "measure_corpus",
+    "measure_play",
+    "peak_rss_kib",
+    "play_checked_hand",
+    "report",
+    "soak",
+    "time_hands",
+]
+
+#: The configurations measured: (label, players, partnership), one per seating.
+CONFIGS = tuple((s.label, s.players, s.partnership) for s in SEATINGS)
 
 
 @dataclass

@@ -29,9 +29,11 @@ from horserace.corpus.ids import generated_id
 from horserace.corpus.observers import observe
 from horserace.corpus.status import Status
 from horserace.engine.ruleset import CANONICAL, Ruleset
+from horserace.engine.seating import SEATINGS
 from horserace.errors import ImplementationUnusable
 
-SEATINGS = ((2, False), (3, False), (4, False), (4, True))
+__all__ = ["Finding", "FuzzResult", "finding_fixture", "fuzz", "fuzz_range", "scenario", "shrink", "truncated"]
+
 BATCH = 64
 
 # The rule a disagreement in an event field is reported against.
@@ -56,7 +58,8 @@ _FIELD_RULES = {
 
 def scenario(seed: int, ruleset: Ruleset = CANONICAL) -> Fixture:
     """The random ``play`` scenario of ``seed`` (seating chosen by the seed too)."""
-    players, partnership = SEATINGS[seed % len(SEATINGS)]
+    seating = SEATINGS[seed % len(SEATINGS)]
+    players, partnership = seating.players, seating.partnership
     return _fixture(random_play_fixture(seed, players, partnership, ruleset))
 
 

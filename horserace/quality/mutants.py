@@ -28,6 +28,8 @@ from horserace.engine.settlement import SettleFunction, Settlement, hand_credit,
 from horserace.engine.tiles import IS_DOUBLE, LOW, pips_of
 from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
 
+__all__ = ["MUTANTS", "Killer", "Mutant", "Verdict", "judge_in_process", "judge_through_protocol", "mutant", "named"]
+
 
 @dataclass(frozen=True)
 class Mutant:

@@ -19,10 +19,11 @@ from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
 from horserace.engine.match import Match
 from horserace.engine.playout import play_random_hand
+from horserace.engine.seating import SEATINGS
 from horserace.errors import ScenarioError
 from horserace.resources.rulesets import NamedRuleset
 
-SEATINGS = ((2, False), (3, False), (4, False), (4, True))
+__all__ = ["DiffReport", "FixtureChange", "MatchChange", "diff_fixtures", "diff_matches", "run_diff"]
 
 
 @dataclass
@@ -121,7 +122,8 @@ def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> 
 
 
 def _match_trace(index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 500):
-    players, partnership = SEATINGS[index % len(SEATINGS)]
+    seating = SEATINGS[index % len(SEATINGS)]
+    players, partnership = seating.players, seating.partnership
     match = Match(players, partnership=partnership, ruleset=ruleset.ruleset, rng=random.Random(seed))
     hands = []
     while not match.over and match.hands_played < max_hands:

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from horserace.engine.hand import Hand
 from horserace.engine.match import Match, deal
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
+from horserace.engine.seating import SEATINGS as ALL_SEATINGS
 from tests.property.invariants import play_checked
 
-SEATINGS = st.sampled_from([(2, False), (3, False), (4, False), (4, True)])
+SEATINGS = st.sampled_from([(s.players, s.partnership) for s in ALL_SEATINGS])
 RULESETS = st.builds(
     Ruleset.from_readings,
     **{field: st.sampled_from(readings) for field, readings in VARIANT_FIELDS.items()},

@@ -60,6 +60,7 @@ from horserace.engine.ruleset import (
     DrawnTileScope,
     OpeningContinuation,
 )
+from horserace.engine.seating import SEATINGS as ALL_SEATINGS
 from horserace.engine.tiles import HIGH, IS_DOUBLE, LOW
 from horserace.errors import IllegalAction
 from tests import breakages
@@ -70,7 +71,7 @@ from tests.property.invariants import (
     check_spinners,
 )
 
-SEATINGS = st.sampled_from([(2, False), (3, False), (4, False), (4, True)])
+SEATINGS = st.sampled_from([(s.players, s.partnership) for s in ALL_SEATINGS])
 #: Small targets end matches within a run, so match ends and new matches are exercised.
 RULESETS = hrst.rulesets(target=st.sampled_from([61, 10, 4, 1]))
 SEEDS = st.integers(0, 2**32 - 1)

@@ -10,6 +10,8 @@ from horserace.cli._options import clear_progress, format_option, progress, rule
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "bench"
 
 

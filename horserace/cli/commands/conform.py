@@ -21,6 +21,8 @@ from horserace.cli._options import (
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import ImplementationUnusable, UsageError
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "conform"
 
 

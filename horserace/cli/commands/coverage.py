@@ -8,6 +8,8 @@ import json
 from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
 from horserace.cli.exitcodes import ExitCode
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "coverage"
 
 

@@ -9,6 +9,8 @@ from horserace.cli._options import load_corpus, paths_option, print_load_errors,
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "diff"
 
 

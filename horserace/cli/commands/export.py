@@ -8,6 +8,8 @@ from pathlib import Path
 from horserace.cli._options import load_corpus, print_load_errors
 from horserace.cli.exitcodes import ExitCode
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "export"
 
 

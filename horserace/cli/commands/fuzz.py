@@ -10,6 +10,8 @@ from horserace.cli._options import clear_progress, format_option, impl_argv, pro
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "fuzz"
 
 

@@ -10,6 +10,8 @@ from horserace.cli._options import format_option, load_corpus, paths_option, pri
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "mutants"
 
 

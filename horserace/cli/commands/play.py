@@ -13,6 +13,8 @@ from horserace.engine.sample import play_sample
 from horserace.errors import UsageError
 from horserace.reports.events_text import play_text
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "play"
 
 

@@ -17,6 +17,8 @@ from horserace.cli._options import (
 )
 from horserace.cli.exitcodes import ExitCode
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "replay"
 
 

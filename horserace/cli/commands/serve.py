@@ -6,6 +6,8 @@ import argparse
 
 from horserace.cli._options import ruleset_from, variant_options
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "serve"
 
 

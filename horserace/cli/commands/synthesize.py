@@ -7,6 +7,8 @@ import sys
 
 from horserace.cli.exitcodes import ExitCode
 
+__all__ = ["NAME", "register", "run"]
+
 NAME = "synthesize"
 
 
