@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from horserace.cli.exitcodes import ExitCode
-from horserace.corpus.fixture import Corpus
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
+
+if TYPE_CHECKING:
+    from horserace.corpus.fixture import Corpus
 
 __all__ = [
     "clear_progress",
@@ -126,6 +128,8 @@ def print_load_errors(corpus: Corpus, fmt: str) -> int:
 
 def impl_argv(impl: str | None) -> list[str]:
     """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    import shlex  # noqa: PLC0415  (start-up: only the commands that start an implementation)
+
     if impl is None:
         return [sys.executable, "-m", "horserace", "serve"]
     try:

@@ -8,12 +8,37 @@ input through the reference engine and give its observations in the canonical en
 IDs, selection, rule coverage, generated fixtures and the JSON export.
 """
 
-from horserace.corpus.compare import Difference, diff
-from horserace.corpus.fixture import KINDS, Corpus, Fixture
-from horserace.corpus.loader import load_paths, load_text
-from horserace.corpus.observers import observe
-from horserace.corpus.replay import Result, replay_fixture
-from horserace.corpus.selection import select
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from horserace.corpus.compare import Difference, diff
+    from horserace.corpus.fixture import KINDS, Corpus, Fixture
+    from horserace.corpus.loader import load_paths, load_text
+    from horserace.corpus.observers import observe
+    from horserace.corpus.replay import Result, replay_fixture
+    from horserace.corpus.selection import select
+    from horserace.corpus.status import Status
+
+#: Where each name of this room lives; imported on first use (PEP 562), so that importing one
+#: module of the room (``horserace serve`` needs a few) does not import the others, YAML and
+#: the schema validator with them.
+_EXPORTS = {
+    "Difference": "horserace.corpus.compare",
+    "diff": "horserace.corpus.compare",
+    "KINDS": "horserace.corpus.fixture",
+    "Corpus": "horserace.corpus.fixture",
+    "Fixture": "horserace.corpus.fixture",
+    "load_paths": "horserace.corpus.loader",
+    "load_text": "horserace.corpus.loader",
+    "observe": "horserace.corpus.observers",
+    "Result": "horserace.corpus.replay",
+    "replay_fixture": "horserace.corpus.replay",
+    "select": "horserace.corpus.selection",
+    "Status": "horserace.corpus.status",
+}
 
 __all__ = [
     "KINDS",
@@ -21,6 +46,7 @@ __all__ = [
     "Difference",
     "Fixture",
     "Result",
+    "Status",
     "diff",
     "load_paths",
     "load_text",
@@ -28,3 +54,12 @@ __all__ = [
     "replay_fixture",
     "select",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

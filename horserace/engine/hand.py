@@ -83,10 +83,10 @@ class Hand:
     __slots__ = (
         "_continuing",
         "_custom_continuation",
-        "_drawn_exception",
         "_drawn_mask",
         "_drew",
         "_end_turn_variant",
+        "_exempt",
         "_immediate_block",
         "_last_ended",
         "_next_draw",
@@ -142,8 +142,9 @@ class Hand:
             scores = [0] * sides
         if len(scores) != sides:
             raise SetupError(f"{sides} sides need {sides} scores", rule="HR-SEAT-1")
-        for field_name, reading in self.forced_readings.items():
-            ruleset = ruleset.with_variant(field_name, reading)
+        if self.forced_readings:
+            for field_name, reading in self.forced_readings.items():
+                ruleset = ruleset.with_variant(field_name, reading)
         self.ruleset = ruleset
         self.target = self.target_type(ruleset.target if target is None else target)
         if any(s >= self.target or s < 0 for s in scores):
@@ -174,7 +175,7 @@ class Hand:
         #: Every event of the hand, in order, when ``record`` (else it stays empty).
         self.events: list[Event] = []
         self.record = record
-        self._drawn_exception = self.drawn_tile_exception
+        self._exempt = -1  # the drawn tile that HR-TURN-3 keeps from continuing the turn
         self._custom_continuation = type(self).earns_continuation is not Hand.earns_continuation
         self._opening_continues = ruleset.opening_continuation is OpeningContinuation.EARNED
         self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
@@ -276,7 +277,7 @@ class Hand:
         self._last_ended = None
         credit_raw = CREDIT[count]
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
-        drawn = (self._drawn_exception and tile == self._pending) or (self._whole_hand and self._drawn_mask & bit != 0)
+        drawn = tile == self._exempt or (self._whole_hand and self._drawn_mask & bit != 0)
         match_end = False
         if credit_raw:
             side = seat % 2 if self.partnership else seat
@@ -351,6 +352,9 @@ class Hand:
             self.events.append(_new(Draw, (seat, tile)))
         if bit & self.layout.open_mask:
             self._pending = tile
+            # HR-TURN-3: this tile, placed next, earns no continuation.  Set per draw, not
+            # checked per placement; a tile is placed once, so it never needs resetting.
+            self._exempt = tile if self.drawn_tile_exception else -1
         elif self._next_draw == len(self.boneyard) and self._immediate_block:
             self._check_block()
         return tile

@@ -9,22 +9,12 @@ from __future__ import annotations
 
 import random
 import resource
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
-import yaml
-
-from horserace.conformance.runner import Options, run
-from horserace.corpus.generate import random_play_fixture
-from horserace.corpus.loader import load_paths
-from horserace.corpus.replay import replay_fixture
-from horserace.corpus.status import Status
 from horserace.engine.hand import Hand
 from horserace.engine.match import deal
 from horserace.engine.playout import play_random_hand
@@ -227,6 +217,11 @@ def format_text(result: dict) -> str:
     return "\n".join(lines)
 
 
+# The corpus and conformance measurements import what they need when they run, not at the
+# top: the play figures must not carry those modules' objects, which make every pass of
+# the cyclic garbage collector in the timed loop longer (about 2%, measured).
+
+
 def measure_corpus(
     count: int = 10_000,
     per_file: int = 100,
@@ -237,6 +232,16 @@ def measure_corpus(
     """Load-and-validate throughput of the strict loader against the floor (a bare
     ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same files, reading included),
     and replay throughput, on ``count`` generated ``play`` fixtures."""
+    import shutil  # noqa: PLC0415  (see above: kept out of the play measurement)
+    import tempfile  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    import yaml  # noqa: PLC0415
+
+    from horserace.corpus.generate import random_play_fixture  # noqa: PLC0415
+    from horserace.corpus.loader import load_paths  # noqa: PLC0415
+    from horserace.corpus.replay import replay_fixture  # noqa: PLC0415
+    from horserace.corpus.status import Status  # noqa: PLC0415
 
     root = Path(tempfile.mkdtemp(prefix="horserace-bench-"))
     folder = root / "generated"
@@ -299,6 +304,10 @@ def measure_conformance(
 ) -> dict:
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""
+    from horserace.conformance.runner import Options, run  # noqa: PLC0415  (see above measure_corpus)
+    from horserace.corpus.loader import load_paths  # noqa: PLC0415
+    from horserace.corpus.replay import replay_fixture  # noqa: PLC0415
+    from horserace.corpus.status import Status  # noqa: PLC0415
 
     corpus = load_paths()
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)] * rounds

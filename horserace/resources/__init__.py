@@ -7,9 +7,32 @@ The strict YAML layer and the schema checks sit here, below the corpus, because 
 are documents of spec/ read exactly as fixtures are.
 """
 
-from horserace.resources.documents import Interpretation, Rule, load_interpretations, load_rules
-from horserace.resources.paths import default_corpus, rulesets_dir, spec_dir
-from horserace.resources.rulesets import NamedRuleset, bundled, load_ruleset, resolve
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from horserace.resources.documents import Interpretation, Rule, load_interpretations, load_rules
+    from horserace.resources.paths import default_corpus, rulesets_dir, spec_dir
+    from horserace.resources.rulesets import NamedRuleset, bundled, load_ruleset, resolve
+
+#: Where each name of this room lives; imported on first use (PEP 562), so that importing one
+#: module of the room (``horserace serve`` needs a few) does not import the others, YAML and
+#: the schema validator with them.
+_EXPORTS = {
+    "Interpretation": "horserace.resources.documents",
+    "Rule": "horserace.resources.documents",
+    "load_interpretations": "horserace.resources.documents",
+    "load_rules": "horserace.resources.documents",
+    "default_corpus": "horserace.resources.paths",
+    "rulesets_dir": "horserace.resources.paths",
+    "spec_dir": "horserace.resources.paths",
+    "NamedRuleset": "horserace.resources.rulesets",
+    "bundled": "horserace.resources.rulesets",
+    "load_ruleset": "horserace.resources.rulesets",
+    "resolve": "horserace.resources.rulesets",
+}
 
 __all__ = [
     "Interpretation",
@@ -24,3 +47,12 @@ __all__ = [
     "rulesets_dir",
     "spec_dir",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -5,23 +5,27 @@ found through :mod:`importlib.resources`)."""
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
-__all__ = ["default_corpus", "display_path", "rulesets_dir", "source_root", "spec_dir"]
-
-#: The ``horserace`` package's folder, as importlib.resources finds it: beside spec/ and
-#: scenarios/ in a source checkout, holding _spec/ and _scenarios/ when installed.
-_PACKAGE = Path(str(resources.files("horserace")))
+__all__ = ["default_corpus", "display_path", "installed_package", "rulesets_dir", "source_root", "spec_dir"]
 
 
 def source_root() -> Path:
-    """The folder holding the package: the root of a source checkout."""
-    return _PACKAGE.parent
+    """The folder holding the package: the root of a source checkout, where spec/ and
+    scenarios/ sit beside ``horserace/``."""
+    return Path(__file__).resolve().parents[2]
+
+
+def installed_package() -> Path:
+    """The installed ``horserace`` package's folder, as importlib.resources finds it; a
+    wheel carries spec/ and scenarios/ there as ``_spec/`` and ``_scenarios/``."""
+    from importlib import resources  # noqa: PLC0415  (start-up: 10-30 ms that a checkout never needs)
+
+    return Path(str(resources.files("horserace")))
 
 
 def _bundled(name: str) -> Path:
-    return _PACKAGE / name
+    return installed_package() / name
 
 
 def spec_dir() -> Path:

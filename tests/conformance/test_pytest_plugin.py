@@ -57,3 +57,15 @@ def test_plugin_is_inert_without_the_option(pytester):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["1 passed*"])
+
+
+def test_a_crash_costs_one_item_and_the_rest_run_on_a_restarted_implementation(pytester):
+    """After one fixture crashes the implementation, the plugin restarts it (a new
+    handshake) for the next: one failure, not a failure for every later item."""
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", f"{sys.executable} {FAKE} non-json P4RYQF", "-k", "settlement"
+    )
+    assert result.ret == 1
+    result.stdout.re_match_lines([r".*\b1 failed, \d+ passed"])
+    result.stdout.fnmatch_lines(["*P4RYQF (HR-SETTLE-1)*", "crash: answer is not JSON*"])
+    assert "AttributeError" not in result.stdout.str()

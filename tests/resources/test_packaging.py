@@ -43,6 +43,8 @@ def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
     (fake_package / "_spec").mkdir(parents=True)
     (fake_package / "_scenarios").mkdir()
     monkeypatch.delenv("HORSERACE_SPEC", raising=False)
-    monkeypatch.setattr(paths, "_PACKAGE", fake_package)  # where importlib.resources found the package
+    # An installed package: no spec/ beside it, and importlib.resources finds it in site/.
+    monkeypatch.setattr(paths, "source_root", lambda: fake_package.parent)
+    monkeypatch.setattr(paths, "installed_package", lambda: fake_package)
     assert paths.spec_dir() == fake_package / "_spec"
     assert paths.default_corpus() == fake_package / "_scenarios"

@@ -3,7 +3,7 @@ options, and ``run(args)`` that returns an exit code.
 
 Command modules import at their top only what the parser needs; what a command needs to
 run is imported inside ``run``, so that ``horserace serve`` (started once per fixture in
-one-shot mode) and ``--help`` do not pay for YAML, the schema validator or Z3.
+one-shot mode) and ``--help`` pay only for the parser and the one command they run.
 """
 
 from horserace.cli.commands import (

@@ -7,11 +7,7 @@ import json
 
 from horserace.cli._options import format_option, ruleset_from, variant_options
 from horserace.cli.exitcodes import ExitCode
-from horserace.corpus.encoding import play_document
-from horserace.engine.match import Match
-from horserace.engine.sample import play_sample
 from horserace.errors import UsageError
-from horserace.reports.events_text import play_text
 
 __all__ = ["NAME", "register", "run"]
 
@@ -37,6 +33,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from horserace.corpus.encoding import play_document
+    from horserace.engine.match import Match
+    from horserace.engine.sample import play_sample
+    from horserace.reports.events_text import play_text
+
     ruleset = ruleset_from(args)
     if args.partnership and args.players != 4:
         raise UsageError("--partnership needs --players 4")
