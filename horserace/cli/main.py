@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from horserace._version import __version__
-from horserace.cli.commands import COMMANDS
+from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, exit_code_for
 from horserace.errors import HorseRaceError, ImplementationUnusable, InputError, UsageError
 
@@ -24,7 +24,15 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}\n{self.format_usage().rstrip()}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is not an option (the
+    top-level options take no values)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with the options of ``command``; the other commands appear in
+    ``--help`` with their one-line help only (their modules are not imported)."""
     parser = _Parser(
         prog="horserace",
         description="horserace: the specification suite for Horse Race (Fives family dominoes). "
@@ -36,8 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"horserace {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in COMMANDS:
-        command.register(sub)
+    for name, help_text in HELP.items():
+        if name == command:
+            load(name).register(sub)
+        else:  # listed in --help; its options are registered when it is the command
+            sub.add_parser(name, help=help_text, add_help=False)
     return parser
 
 
@@ -55,15 +66,17 @@ def _message(exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
-    runners = {command.NAME: command.run for command in COMMANDS}
+    words = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in words
+    command = _command_of(words)
     try:
-        args = parser.parse_args(argv)
+        parser = build_parser(command)
+        args = parser.parse_args(words)
         if args.command is None:
             parser.print_help()
             return ExitCode.USAGE
-        return runners[args.command](args)
+        code: int = load(args.command).run(args)
+        return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say
         return ExitCode.OK
     except (HorseRaceError, KeyboardInterrupt) as exc:

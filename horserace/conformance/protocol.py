@@ -11,7 +11,6 @@ from typing import Any
 
 from horserace._version import PROTOCOL_VERSION
 from horserace.corpus.fixture import KINDS
-from horserace.resources.schemas import validator
 
 __all__ = ["KINDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "answer_problems", "encode", "problems", "same_major"]
 
@@ -21,6 +20,8 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 
 def problems(name: str, message: Any) -> list[str]:
     """Why ``message`` does not match the protocol schema ``name`` (empty: it does)."""
+    from horserace.resources.schemas import validator  # noqa: PLC0415  (start-up: the server never validates)
+
     checker = validator(f"protocol/{name}")
     try:
         if checker.is_valid(message):

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, MatchEnd, Pass, Place
 from horserace.engine.layout import CREDIT, PORT_NAMES, Layout
-from horserace.engine.match import Match
-from horserace.engine.sample import PlayedHand
 from horserace.engine.tiles import NAMES, parse_tile
 from horserace.engine.types import Port
+
+if TYPE_CHECKING:  # the play document's types only: the server never makes one
+    from horserace.engine.match import Match
+    from horserace.engine.sample import PlayedHand
 
 __all__ = ["canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
 

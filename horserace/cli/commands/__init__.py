@@ -1,26 +1,36 @@
 """One module per command: ``NAME``, ``register(subparsers)`` that adds its parser and
 options, and ``run(args)`` that returns an exit code.
 
-Command modules import at their top only what the parser needs; what a command needs to
-run is imported inside ``run``, so that ``horserace serve`` (started once per fixture in
-one-shot mode) and ``--help`` pay only for the parser and the one command they run.
+:data:`HELP` names every command with its one-line help, so that ``horserace --help``
+lists them all without importing any; the main imports only the module of the command
+it runs (:func:`load`).  A command module imports at its top only what its parser needs;
+what it needs to run is imported inside ``run``.  So ``horserace serve``, started once per
+fixture in one-shot mode, pays only for the parser and itself.
 """
 
-from horserace.cli.commands import (
-    bench,
-    conform,
-    coverage,
-    diff,
-    export,
-    fuzz,
-    mutants,
-    play,
-    replay,
-    serve,
-    synthesize,
-)
+from __future__ import annotations
 
-#: In the order ``horserace --help`` lists them.
-COMMANDS = (play, bench, replay, coverage, serve, mutants, diff, export, synthesize, fuzz, conform)
+import importlib
+from types import ModuleType
 
-__all__ = ["COMMANDS"]
+__all__ = ["HELP", "load"]
+
+#: Every command and its one-line help, in the order ``horserace --help`` lists them.
+HELP: dict[str, str] = {
+    "play": "play and print a seeded sample hand (or match) with random legal placements",
+    "bench": "measure random hands per second and memory",
+    "replay": "validate and replay scenario fixtures against the reference engine",
+    "coverage": "rule IDs against fixtures; fails on rules or readings without fixtures",
+    "serve": "speak the conformance protocol with the reference engine on stdin/stdout",
+    "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
+    "diff": "which outcomes change between two rulesets",
+    "export": "write the corpus, rulesets and schemas as plain JSON with a version stamp",
+    "synthesize": "construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
+    "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
+    "conform": "run the corpus against an implementation through the conformance protocol",
+}
+
+
+def load(name: str) -> ModuleType:
+    """The module of command ``name``."""
+    return importlib.import_module(f"horserace.cli.commands.{name}")

@@ -7,6 +7,7 @@ import json
 import sys
 
 from horserace.cli._options import clear_progress, format_option, progress, ruleset_from, variant_options
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
@@ -18,7 +19,7 @@ NAME = "bench"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="measure random hands per second and memory",
+        help=HELP[NAME],
         description="Measure random hands per second (uniform random legal placements, seeded) for "
         "2, 3 and 4 players and partnerships, with events on and off, and peak memory. "
         "Prints medians over repeats.",

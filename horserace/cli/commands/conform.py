@@ -18,6 +18,7 @@ from horserace.cli._options import (
     progress,
     selection_options,
 )
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import ImplementationUnusable, UsageError
 
@@ -29,7 +30,7 @@ NAME = "conform"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="run the corpus against an implementation through the conformance protocol",
+        help=HELP[NAME],
         description="Run every applicable fixture against an implementation that speaks "
         "spec/protocol.md, and write the reports (JSON Lines stream, JSON, JUnit XML, Markdown, "
         "HTML). Exit 0 when conformant, 1 when not, 3 when the implementation cannot be used.",

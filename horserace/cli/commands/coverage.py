@@ -6,6 +6,7 @@ import argparse
 import json
 
 from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
 __all__ = ["NAME", "register", "run"]
@@ -16,7 +17,7 @@ NAME = "coverage"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="rule IDs against fixtures; fails on rules or readings without fixtures",
+        help=HELP[NAME],
         description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
         "when a rule has fewer than two fixtures or a register reading has no fixture.",
     )

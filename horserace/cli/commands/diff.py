@@ -6,6 +6,7 @@ import argparse
 import json
 
 from horserace.cli._options import load_corpus, paths_option, print_load_errors, selection_options
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
@@ -17,7 +18,7 @@ NAME = "diff"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="which outcomes change between two rulesets",
+        help=HELP[NAME],
         description="Observe every fixture's input under ruleset A and ruleset B (the fixture's own "
         "scores and target stay), and with --play N play N seeded random matches to the target under "
         "both; list what differs, field by field, grouped by rule ID, with the first divergence. "

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from horserace.cli._options import load_corpus, print_load_errors
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
 __all__ = ["NAME", "register", "run"]
@@ -16,7 +17,7 @@ NAME = "export"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="write the corpus, rulesets and schemas as plain JSON with a version stamp",
+        help=HELP[NAME],
         description="Write DIR/manifest.json (suite and protocol versions, date, file list), "
         "DIR/scenarios/**.json (each fixture file as a JSON list, paths kept), DIR/rulesets/*.json "
         "and DIR/schema/**.json, for users who never run horserace's Python code.",

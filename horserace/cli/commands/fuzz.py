@@ -7,6 +7,7 @@ import json
 import sys
 
 from horserace.cli._options import clear_progress, format_option, impl_argv, progress, ruleset_from, variant_options
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
@@ -18,7 +19,7 @@ NAME = "fuzz"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="differential fuzzing: random play scenarios against an implementation and the reference",
+        help=HELP[NAME],
         description="Send seeded random play scenarios to an implementation through the protocol and "
         "compare with the reference engine. The first disagreement is shrunk to the shortest prefix "
         "of placements that still disagrees and written as a fixture (origin: generated) under "

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
@@ -17,7 +18,7 @@ NAME = "mutants"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="run the corpus against every named mutant of the engine; report killed and surviving ones",
+        help=HELP[NAME],
         description="Each mutant is a realistic misreading of one rule, served by 'horserace serve "
         "--mutant NAME'. The corpus is strong when every mutant is killed (exit 0); a surviving "
         "mutant exits 1.",

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from horserace.cli._options import format_option, ruleset_from, variant_options
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 
@@ -17,7 +18,7 @@ NAME = "play"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="play and print a seeded sample hand (or match) with random legal placements",
+        help=HELP[NAME],
         description="Play a seeded sample hand with uniformly random legal placements and print "
         "every event. The same seed always gives the same game.",
     )

@@ -15,6 +15,7 @@ from horserace.cli._options import (
     selection_options,
     variant_options,
 )
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
 __all__ = ["NAME", "register", "run"]
@@ -25,7 +26,7 @@ NAME = "replay"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="validate and replay scenario fixtures against the reference engine",
+        help=HELP[NAME],
         description="Load fixtures strictly (YAML, schema, meaning) and replay each against the "
         "reference engine, comparing expected and actual observations field by field.",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from horserace.cli._options import ruleset_from, variant_options
+from horserace.cli.commands import HELP
 
 __all__ = ["NAME", "register", "run"]
 
@@ -14,7 +15,7 @@ NAME = "serve"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="speak the conformance protocol with the reference engine on stdin/stdout",
+        help=HELP[NAME],
         description="Answer conformance-protocol messages (spec/protocol.md) with the reference "
         "engine: one JSON object per line on stdin, one answer per line on stdout. Works in "
         "persistent and one-shot mode.",

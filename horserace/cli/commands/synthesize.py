@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
 __all__ = ["NAME", "register", "run"]
@@ -15,7 +16,7 @@ NAME = "synthesize"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
-        help="construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
+        help=HELP[NAME],
         description="Ask Z3 for scenarios that random play rarely reaches (a blocked four-player tie "
         "where two tied players cross the target, three interior spinners each with an unstarted "
         "branch, a placement worth exactly the points a side needs) and write them as fixtures "
