@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from horserace.corpus.status import Status
-from horserace.errors import ExpectationsError, InputError
-from horserace.resources.strict_yaml import parse_yaml
+from horserace.errors import ExpectationsError
+from horserace.resources.strict_yaml import read_document
 
 __all__ = ["read_expectations", "unknown_ids", "write_expectations"]
 
@@ -34,16 +34,7 @@ def read_expectations(path: str | Path) -> dict[str, str]:
     """``{fixture ID: reason}`` from an expectations file; raises
     :class:`~horserace.errors.ExpectationsError` with the file's place."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ExpectationsError(f"cannot read: {exc.strerror}", file=name) from None
-    except UnicodeDecodeError as exc:
-        raise ExpectationsError(f"not UTF-8 (byte {exc.start})", file=name) from None
-    try:
-        data = parse_yaml(text, name)
-    except InputError as exc:
-        raise ExpectationsError(exc.message, file=name, line=exc.line, column=exc.column) from None
+    _, data = read_document(Path(path), name, ExpectationsError)
     failures = data.get("expected_failures") if isinstance(data, dict) else None
     if not isinstance(failures, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in failures.items()

@@ -231,18 +231,7 @@ class Worker:
                 self.impl.kill()
                 self._restart(sent, todo)
                 continue
-            status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
-            emit(
-                Outcome(
-                    fx,
-                    status,
-                    message,
-                    diffs,
-                    time.perf_counter() - start,
-                    observations=answer.get("observations"),
-                    refused_at=refused_at,
-                )
-            )
+            emit(self._judge(fx, answer, start))
 
     def _restart(self, sent: deque, todo: deque) -> None:
         """Forget the dead process; what was sent ahead goes back to the front."""
@@ -263,6 +252,10 @@ class Worker:
             return Outcome(
                 fx, Status.CRASH, "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
             )
+        return self._judge(fx, answer, start)
+
+    def _judge(self, fx: Fixture, answer: dict, start: float) -> Outcome:
+        """The outcome of a valid answer that arrived for ``fx``."""
         status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
         return Outcome(
             fx,

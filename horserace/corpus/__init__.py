@@ -10,8 +10,9 @@ IDs, selection, rule coverage, generated fixtures and the JSON export.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from horserace._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from horserace.corpus.compare import Difference, diff
@@ -55,11 +56,4 @@ __all__ = [
     "select",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

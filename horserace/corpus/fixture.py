@@ -36,6 +36,25 @@ class Fixture:
 
     _canonical: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def from_document(cls, item: dict[str, Any], file: str, line: int) -> Fixture:
+        """A fixture from one item of a fixture file, as the schema has checked it."""
+        return cls(
+            id=item["id"],
+            description=item["description"],
+            kind=item["kind"],
+            rules=item["rules"],
+            origin=item["origin"],
+            why=item["why"],
+            input=item["input"],
+            expected=item["expected"],
+            sources=item.get("sources", []),
+            variants=item.get("variants", {}),
+            file=file,
+            line=line,
+            deprecated=item.get("deprecated"),
+        )
+
     @property
     def primary_rule(self) -> str:
         return self.rules[0]

@@ -49,25 +49,7 @@ def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
     if errors:
         return [], errors
     lines = _fixture_lines(text, len(data))
-    fixtures = [
-        Fixture(
-            id=item["id"],
-            description=item["description"],
-            kind=item["kind"],
-            rules=item["rules"],
-            origin=item["origin"],
-            why=item["why"],
-            input=item["input"],
-            expected=item["expected"],
-            sources=item.get("sources", []),
-            variants=item.get("variants", {}),
-            file=file,
-            line=lines[i],
-            deprecated=item.get("deprecated"),
-        )
-        for i, item in enumerate(data)
-    ]
-    return fixtures, []
+    return [Fixture.from_document(item, file, lines[i]) for i, item in enumerate(data)], []
 
 
 _ITEM_START = re.compile(r"^- ", re.M)

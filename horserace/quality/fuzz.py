@@ -64,19 +64,7 @@ def scenario(seed: int, ruleset: Ruleset = CANONICAL) -> Fixture:
 
 
 def _fixture(doc: dict) -> Fixture:
-    return Fixture(
-        id=doc["id"],
-        description=doc["description"],
-        kind=doc["kind"],
-        rules=doc["rules"],
-        origin=doc["origin"],
-        why=doc["why"],
-        input=doc["input"],
-        expected=doc["expected"],
-        variants=doc.get("variants", {}),
-        file="(fuzz)",
-        line=0,
-    )
+    return Fixture.from_document(doc, "(fuzz)", 0)
 
 
 def truncated(fx: Fixture, placements: int) -> Fixture:

@@ -9,8 +9,9 @@ are documents of spec/ read exactly as fixtures are.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from horserace._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from horserace.resources.documents import Interpretation, Rule, load_interpretations, load_rules
@@ -48,11 +49,4 @@ __all__ = [
     "spec_dir",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from horserace.engine.ruleset import Ruleset
-from horserace.errors import InputError, RulesetError, UsageError
+from horserace.errors import RulesetError, UsageError
 from horserace.resources.paths import display_path, rulesets_dir
 from horserace.resources.schemas import schema_errors
-from horserace.resources.strict_yaml import parse_yaml
+from horserace.resources.strict_yaml import read_document
 
 __all__ = ["NamedRuleset", "bundled", "load_ruleset", "resolve"]
 
@@ -41,16 +41,7 @@ def load_ruleset(path: str | Path) -> NamedRuleset:
     place when it is not a valid ruleset."""
     path = Path(path)
     name = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesetError(f"cannot read: {exc.strerror}", file=name) from None
-    except UnicodeDecodeError as exc:
-        raise RulesetError(f"not UTF-8 (byte {exc.start})", file=name) from None
-    try:
-        data = parse_yaml(text, name)
-    except InputError as exc:
-        raise RulesetError(exc.message, file=name, line=exc.line, column=exc.column) from None
+    text, data = read_document(path, name, RulesetError)
     errors = schema_errors(data, text, name, "ruleset.schema")
     if errors:
         first = errors[0]

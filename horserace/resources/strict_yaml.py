@@ -6,14 +6,15 @@ anchors or aliases (alias bombs), bounded size and nesting; each error a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from horserace.errors import FixtureError
+from horserace.errors import FixtureError, InputError
 from horserace.resources.limits import MAX_DEPTH, MAX_FILE_BYTES
 
-__all__ = ["StrictLoader", "node_at", "parse_yaml"]
+__all__ = ["StrictLoader", "node_at", "parse_yaml", "read_document"]
 
 
 class StrictLoader(yaml.CSafeLoader):
@@ -114,3 +115,18 @@ def node_at(text: str, path: Iterable[str | int]) -> tuple[int | None, int | Non
     if node is None:
         return None, None
     return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def read_document(path: Path, name: str, error: type[InputError]) -> tuple[str, Any]:
+    """Read and parse one YAML document that is not a fixture file (a ruleset, an
+    expectations file): its text and data, or ``error`` with the file's place."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read: {exc.strerror}", file=name) from None
+    except UnicodeDecodeError as exc:
+        raise error(f"not UTF-8 (byte {exc.start})", file=name) from None
+    try:
+        return text, parse_yaml(text, name)
+    except InputError as exc:
+        raise error(exc.message, file=name, line=exc.line, column=exc.column) from None
