@@ -1,7 +1,8 @@
 """Conformance: an implementation under test, checked through the protocol
 (spec/protocol.md).
 
-:mod:`~horserace.conformance.protocol` (messages and schemas),
+:mod:`~horserace.conformance.protocol` (version, limits, checks),
+:mod:`~horserace.conformance.messages` (one frozen class per message),
 :mod:`~horserace.conformance.process` (the implementation's process, which nothing it does
 can hang), :mod:`~horserace.conformance.runner` (fixtures in, outcomes out),
 :mod:`~horserace.conformance.expectations` (known failures),

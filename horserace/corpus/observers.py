@@ -3,7 +3,7 @@ the canonical encoding of spec/fixture-format.md.
 
 This is the reference implementation's side of every fixture kind: the same function
 serves replay (compared with ``expected``), the loader's semantic checks (a fixture whose
-own input breaks a rule is refused) and, later, the protocol server.  Only the fixture's
+own input breaks a rule is refused) and the protocol server.  Only the fixture's
 ``input`` and ``variants`` are read here, never its ``expected``.
 """
 

@@ -379,11 +379,14 @@ class Verdict:
 
     mutant: Mutant
     killers: tuple[Killer, ...]
+    #: Why the mutant could not be judged (its server would not start): not a kill.
     note: str = ""
 
     @property
     def killed(self) -> bool:
-        return bool(self.killers) or bool(self.note)
+        """Some fixture told the mutant from the reference engine.  A mutant that could
+        not be judged is not killed: the corpus has shown nothing about it."""
+        return bool(self.killers)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -404,9 +407,12 @@ def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
     refuses the right action citing another rule kills it too)."""
     killers = []
     for fx in fixtures:
-        result = replay_fixture(fx, engine=mutant.engine)
-        if result.status not in (Status.PASS, Status.SKIP):
-            killers.append(Killer(fx.id, fx.primary_rule, result.status))
+        try:
+            status = replay_fixture(fx, engine=mutant.engine).status
+        except Exception:  # a mutant that crashes on a fixture is told apart by it, as a crashing server is
+            status = Status.CRASH
+        if status not in (Status.PASS, Status.SKIP):
+            killers.append(Killer(fx.id, fx.primary_rule, status))
     return Verdict(mutant, tuple(killers))
 
 

@@ -69,10 +69,13 @@ def mutants_text(verdicts: list[Verdict], fixtures: int) -> str:
         if v.killed:
             shown = ", ".join(f"{k.id} ({k.rule})" for k in v.killers[:SHOWN_KILLERS])
             more = f" and {len(v.killers) - SHOWN_KILLERS} more" if len(v.killers) > SHOWN_KILLERS else ""
-            note = f"{v.note}" if v.note else ""
-            lines.append(f"killed    {m.name:<32} [{m.rule}] by {len(v.killers)}: {shown}{more}{note}")
+            lines.append(f"killed    {m.name:<32} [{m.rule}] by {len(v.killers)}: {shown}{more}")
+        elif v.note:
+            lines.append(f"NOT JUDGED {m.name:<31} [{m.rule}] {v.note}")
         else:
             lines.append(f"SURVIVED  {m.name:<32} [{m.rule}] {m.description}")
     survivors = sum(1 for v in verdicts if not v.killed)
     lines.append(f"{len(verdicts) - survivors} of {len(verdicts)} mutants killed by {fixtures} fixtures")
+    if any(v.note for v in verdicts):
+        lines.append("a mutant that could not be judged counts as not killed")
     return "\n".join(lines)

@@ -63,3 +63,30 @@ def test_mutants_live_beside_the_reference_engine(corpus):
         assert judge_in_process(m, canonical).killed
     assert Hand.layout_class is Layout and Hand.settle is settle and Hand.target_type is int
     assert all(replay_fixture(fx).status == "pass" for fx in canonical)
+
+
+def test_a_mutant_that_cannot_be_judged_is_not_killed(corpus):
+    """A mutant the server does not know cannot start: no fixture told it apart, so it is
+    not counted as killed."""
+    from horserace.engine.hand import Hand
+    from horserace.quality.mutants import Mutant, judge_through_protocol
+
+    unknown = Mutant("not-registered", "HR-TURN-1", "never registered", Hand)
+    verdict = judge_through_protocol(unknown, [fx for fx in corpus.fixtures if fx.kind == "settlement"][:3])
+    assert not verdict.killed and verdict.killers == () and "unusable" in verdict.note
+
+
+def test_a_mutant_that_crashes_in_process_is_killed_by_the_fixture_it_crashes_on(corpus):
+    from horserace.corpus.status import Status
+    from horserace.engine.hand import Hand
+    from horserace.quality.mutants import Mutant, judge_in_process
+
+    class Crashing(Hand):
+        __slots__ = ()
+
+        def earns_continuation(self, count: int, tile: int) -> bool:
+            raise ZeroDivisionError("a broken rule")
+
+    play = [fx for fx in corpus.fixtures if fx.kind == "play" and fx.applies_under(CANONICAL)]
+    verdict = judge_in_process(Mutant("crashing", "HR-TURN-1", "crashes", Crashing), play)
+    assert verdict.killed and {k.status for k in verdict.killers} == {Status.CRASH}

@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown or args.jobs < 1:
         raise UsageError(
-            f"horserace: unknown mutant(s) {', '.join(unknown)}" if unknown else "--jobs must be at least 1"
+            f"horserace: unknown mutant(s) {', '.join(unknown)}; see 'horserace mutants --list'"
+            if unknown
+            else "--jobs must be at least 1"
         )
     corpus = load_corpus(args.paths)
     if corpus.errors:
