@@ -317,11 +317,11 @@ class _Exactly(int):
     """A target only reached exactly: ``score >= target`` means ``score == target``
     (``int`` compared with a subclass of ``int`` asks the subclass first)."""
 
-    def __le__(self, other: object) -> bool:
-        return int(other) == int(self)  # type: ignore[call-overload]
+    def __le__(self, other: int) -> bool:
+        return int(other) == int(self)
 
-    def __ge__(self, other: object) -> bool:
-        return int(other) == int(self)  # type: ignore[call-overload]
+    def __ge__(self, other: int) -> bool:
+        return int(other) == int(self)
 
 
 @mutant("exact-target", "HR-MATCH-1", "the match is won only by reaching exactly the target")
