@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,7 +21,10 @@ if TYPE_CHECKING:
     from horserace.corpus.fixture import Corpus
 
 __all__ = [
+    "MAX_JOBS",
+    "MAX_SECONDS",
     "clear_progress",
+    "count",
     "format_option",
     "impl_argv",
     "load_corpus",
@@ -27,9 +32,55 @@ __all__ = [
     "print_load_errors",
     "progress",
     "ruleset_from",
+    "seconds",
     "selection_options",
     "variant_options",
+    "write_out",
 ]
+
+
+#: The largest values the command line accepts: beyond them a value is a mistake, not a wish.
+MAX_SECONDS = 3600.0
+MAX_JOBS = 256
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, more than 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0 and at most {MAX_SECONDS:g}")
+    return value
+
+
+def count(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number from {low} to {high:,}")
+        return value
+
+    return parse
+
+
+def write_out(text: str, end: str = "\n") -> None:
+    """Print a command's result.  If the reader has gone (``horserace conform | head``),
+    the rest of the output is dropped quietly and the command still exits with the code
+    of its result, not 0."""
+    try:
+        sys.stdout.write(text + end)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # also silences the flush at exit
+        os.close(devnull)
 
 
 def format_option(p: argparse.ArgumentParser) -> None:
@@ -115,7 +166,7 @@ def load_corpus(paths: list[str]) -> Corpus:
 
 def print_load_errors(corpus: Corpus, fmt: str) -> int:
     if fmt == "json":
-        print(json.dumps({"errors": [e.to_dict() for e in corpus.errors]}, indent=2))
+        write_out(json.dumps({"errors": [e.to_dict() for e in corpus.errors]}, indent=2))
     else:
         for e in corpus.errors:
             print(e.render(), file=sys.stderr)

@@ -9,7 +9,6 @@ a bounded tail is kept).  A process is killed with its whole process group.
 from __future__ import annotations
 
 import io
-import json
 import os
 import select
 import signal
@@ -20,7 +19,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from horserace.conformance.messages import StopRequest
-from horserace.conformance.protocol import MAX_LINE_BYTES, encode
+from horserace.conformance.protocol import MAX_LINE_BYTES, AnswerDecodeError, decode, encode
 from horserace.errors import ImplementationFailure
 
 __all__ = ["Implementation"]
@@ -143,20 +142,9 @@ class _Child:
                 "crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail()
             )
         try:
-            text = item.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ImplementationFailure(
-                "crash", f"answer is not UTF-8 (byte {exc.start})", self.stderr_tail()
-            ) from None
-        try:
-            message = json.loads(text)
-        except ValueError:
-            shown = text.strip()
-            shown = shown if len(shown) <= 120 else shown[:117] + "..."
-            raise ImplementationFailure("crash", f"answer is not JSON: {shown!r}", self.stderr_tail()) from None
-        if not isinstance(message, dict):
-            raise ImplementationFailure("crash", "answer is not a JSON object", self.stderr_tail())
-        return message
+            return decode(item)
+        except AnswerDecodeError as exc:
+            raise ImplementationFailure("crash", f"answer is {exc}", self.stderr_tail()) from None
 
     def _exit_note(self) -> str:
         code = None

@@ -7,12 +7,23 @@ Shared by the reference server (``horserace serve``) and the runner
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from horserace._version import PROTOCOL_VERSION
 from horserace.corpus.fixture import KINDS
 
-__all__ = ["KINDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "answer_problems", "encode", "problems", "same_major"]
+__all__ = [
+    "KINDS",
+    "MAX_LINE_BYTES",
+    "PROTOCOL_VERSION",
+    "AnswerDecodeError",
+    "answer_problems",
+    "decode",
+    "encode",
+    "problems",
+    "same_major",
+]
 
 #: No protocol line may be longer than this (bytes, newline included).
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -36,6 +47,58 @@ def problems(name: str, message: Any) -> list[str]:
 
 def same_major(version: object) -> bool:
     return isinstance(version, str) and version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
+
+
+class AnswerDecodeError(ValueError):
+    """A line that is not a protocol message: not UTF-8, not strict JSON (NaN and
+    Infinity are not JSON), nested too deep to decode, or a lone surrogate where the
+    value matters."""
+
+
+def _not_json(constant: str) -> None:
+    raise AnswerDecodeError(f"not strict JSON: {constant} (strict parsers refuse it)")
+
+
+#: A UTF-16 surrogate written as an escape; json.loads joins a valid pair into one
+#: character and leaves a lone one as it is, which no UTF-8 writer can write.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Fields of free text, where a lone surrogate is replaced (U+FFFD) rather than fatal.
+FREE_TEXT = ("message", "name", "version", "language")
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """One protocol line as a JSON object; raises :class:`AnswerDecodeError` for a line
+    that is not a protocol message.  A lone surrogate in free text (:data:`FREE_TEXT`)
+    is replaced by U+FFFD, and the text says so."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AnswerDecodeError(f"not UTF-8 (byte {exc.start})") from None
+    try:
+        message = json.loads(text, parse_constant=_not_json)
+    except RecursionError:
+        raise AnswerDecodeError("nested too deep to decode") from None
+    except AnswerDecodeError:
+        raise
+    except ValueError:
+        shown = text.strip()
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        raise AnswerDecodeError(f"not JSON: {shown!r}") from None
+    if not isinstance(message, dict):
+        raise AnswerDecodeError("not a JSON object")
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):  # the cheap test first: most answers have no escape
+        for key in FREE_TEXT:
+            value = message.get(key)
+            if isinstance(value, str) and _SURROGATE.search(value):
+                message[key] = _SURROGATE.sub("\ufffd", value) + " [lone surrogates replaced by U+FFFD]"
+        try:
+            json.dumps(message, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise AnswerDecodeError("not text: a lone surrogate among its values") from None
+        except RecursionError:
+            raise AnswerDecodeError("nested too deep to decode") from None
+    return message
 
 
 def encode(message: dict) -> bytes:

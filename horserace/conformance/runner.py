@@ -310,7 +310,8 @@ def run(
         else:
             todo.append(i)
     lock = threading.Lock()
-    workers = [first] + [Worker(argv, options, cwd) for _ in range(max(1, options.jobs) - 1)]
+    jobs = max(1, min(options.jobs, len(todo)))  # never more processes than fixtures to run
+    workers = [first] + [Worker(argv, options, cwd) for _ in range(jobs - 1)]
     shares = [todo[w :: len(workers)] for w in range(len(workers))]
 
     def work(worker: Worker, indices: list[int]) -> None:
@@ -325,14 +326,29 @@ def run(
 
         try:
             worker.run_many([(fixtures[i], f"{fixtures[i].id}/{n + 1}") for n, i in enumerate(indices)], emit)
+        except Exception as exc:  # a defect of ours: the fixtures left still get an outcome, below
+            lost[0] = f"{type(exc).__name__}: {exc}"
         finally:
             worker.close()
 
+    lost = [""]
     threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    # Every fixture ends with exactly one outcome, so that a verdict never counts fewer
+    # fixtures than were run: one the runner lost is a crash, with the reason.
+    for i, outcome in enumerate(outcomes):
+        if outcome is None:
+            why = lost[0] or "no outcome was recorded"
+            outcomes[i] = missing = Outcome(
+                fixtures[i],
+                Status.CRASH,
+                f"the runner lost this fixture ({why}); a defect of horserace, please report it",
+            )
+            if on_outcome:
+                on_outcome(missing)
     return [o for o in outcomes if o is not None]
 
 

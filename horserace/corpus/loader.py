@@ -19,6 +19,7 @@ Nothing is lost: :func:`load_paths` collects every error of every file.
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
@@ -91,6 +92,21 @@ def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True)
     errors: list[FixtureError] = []
     for path in files:
         name = display_path(path)
+        try:
+            info = path.stat()
+        except OSError as exc:
+            errors.append(FixtureError(f"cannot read: {exc.strerror}", file=name))
+            continue
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero would never end
+            errors.append(FixtureError("not a regular file", file=name))
+            continue
+        if info.st_size > MAX_FILE_BYTES:  # checked before reading, and again after
+            errors.append(
+                FixtureError(
+                    f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name
+                )
+            )
+            continue
         try:
             raw = path.read_bytes()
         except OSError as exc:

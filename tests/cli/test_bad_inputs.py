@@ -102,3 +102,87 @@ def test_an_unknown_mutant_is_a_usage_error(capsys):
     assert main(["serve", "--mutant", "no-such"]) == ExitCode.USAGE
     assert main(["mutants", "--only", "no-such"]) == ExitCode.USAGE
     assert "no-such" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("--timeout", "inf"),
+        ("--timeout", "nan"),
+        ("--timeout", "1e308"),
+        ("--timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "soon"),
+        ("--handshake-timeout", "nan"),
+        ("--jobs", "100000000"),
+        ("--jobs", "0"),
+    ],
+)
+def test_a_number_out_of_range_is_a_usage_error(option, value, tmp_path, capsys):
+    assert main(["conform", option, value, "--report-dir", str(tmp_path / "r")]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert option in err and "internal error" not in err
+    assert not (tmp_path / "r").exists()  # refused before anything ran
+
+
+def test_jobs_beyond_the_fixtures_to_run_are_not_started(tmp_path, capsys):
+    code = main(["conform", "--jobs", "256", "--select", "P4RYQF", "--report-dir", str(tmp_path / "r")])
+    assert code == ExitCode.OK
+    assert "1 pass" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_a_path_that_is_not_a_regular_file_is_refused_without_reading_it(special, tmp_path, capsys):
+    import os
+
+    if special == "fifo":
+        special = str(tmp_path / "pipe.yaml")
+        os.mkfifo(special)  # reading it would block for ever
+    assert main(["replay", special]) == ExitCode.INVALID_INPUT
+    assert f"{special}: not a regular file" in capsys.readouterr().err
+
+
+def test_a_report_dir_that_cannot_be_used_is_a_usage_error(tmp_path, capsys):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    assert main(["conform", "--report-dir", str(a_file)]) == ExitCode.USAGE
+    assert "a file, not a folder" in capsys.readouterr().err
+    assert main(["conform", "--report-dir", str(a_file / "below")]) == ExitCode.USAGE
+    assert "cannot make it" in capsys.readouterr().err
+
+
+def test_an_expectations_file_that_cannot_be_written_is_a_usage_error_before_the_run(tmp_path, capsys):
+    target = tmp_path / "no" / "such" / "expected.yaml"
+    code = main(["conform", "--write-expectations", str(target), "--report-dir", str(tmp_path / "r")])
+    assert code == ExitCode.USAGE and "cannot write it" in capsys.readouterr().err
+    assert not (tmp_path / "r" / "results.jsonl").exists()  # nothing ran
+
+
+def test_a_broken_pipe_keeps_the_runs_exit_code(tmp_path):
+    """``horserace conform ... | head`` with the reader gone before the summary: the exit
+    code is still the run's (1, not conformant), and no traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fake = Path(__file__).resolve().parents[1] / "conformance" / "fake_impl.py"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "horserace",
+            "conform",
+            "--impl",
+            f"{sys.executable} {fake} settle-wrong",
+            "--select",
+            "kind:settlement",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before the runner writes anything
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == ExitCode.FAILURES
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err

@@ -51,6 +51,13 @@ def main() -> None:
             reply = answer(msg)
             if MODE == "other-protocol":
                 reply["protocol"] = "2.0"
+            if MODE == "deep-hello":
+                out(b'{"type": "hello", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n")
+                continue
+            if MODE == "surrogate-hello":
+                reply["name"] = "fake \ud800 engine"
+            if MODE == "nan-hello":
+                reply["score"] = float("nan")
             out((json.dumps(reply) + "\n").encode())
             continue
         seq_fixture = msg["seq"].split("/")[0]
@@ -69,6 +76,22 @@ def main() -> None:
         if MODE == "huge-line" and seq_fixture == ARG:
             out(b'{"type": "result", "seq": "' + b"x" * (17 * 1024 * 1024) + b'"}\n')
             continue
+        if MODE == "deep" and seq_fixture == ARG:  # valid JSON, 100,000 levels deep
+            out(
+                b'{"type": "result", "seq": "'
+                + msg["seq"].encode()
+                + b'", "observations": {"x": '
+                + b"[" * 100_000
+                + b"]" * 100_000
+                + b"}}\n"
+            )
+            continue
+        if MODE == "nan" and seq_fixture == ARG and reply["type"] == "result":
+            reply["observations"]["x"] = float("nan")  # json.dumps writes a bare NaN
+        if MODE == "surrogate-message" and seq_fixture == ARG:
+            reply = {"type": "error", "seq": msg["seq"], "message": "bad \ud800 input"}
+        if MODE == "surrogate-observations" and seq_fixture == ARG and reply["type"] == "result":
+            reply["observations"]["x"] = "\udc00"
         if MODE == "wrong-seq" and seq_fixture == ARG:
             reply["seq"] = "not-" + reply["seq"]
         if MODE == "extra-lines" and seq_fixture == ARG:

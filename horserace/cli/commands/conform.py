@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from horserace.cli._options import (
+    MAX_JOBS,
     clear_progress,
+    count,
     format_option,
     impl_argv,
     load_corpus,
     paths_option,
     print_load_errors,
     progress,
+    seconds,
     selection_options,
+    write_out,
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
@@ -43,11 +48,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "reference engine, 'horserace serve')",
     )
     p.add_argument("--one-shot", action="store_true", help="start the command once per message")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per fixture (default: 10)")
+    p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds per fixture (default: 10)")
     p.add_argument(
-        "--handshake-timeout", type=float, default=10.0, metavar="S", help="seconds for the handshake (default: 10)"
+        "--handshake-timeout", type=seconds, default=10.0, metavar="S", help="seconds for the handshake (default: 10)"
     )
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="implementation processes at once (default: 1)")
+    p.add_argument(
+        "--jobs",
+        type=count(1, MAX_JOBS),
+        default=1,
+        metavar="N",
+        help=f"implementation processes at once, at most {MAX_JOBS}; never more than the fixtures to run (default: 1)",
+    )
     p.add_argument(
         "--strict-rule-ids",
         action="store_true",
@@ -69,6 +80,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     format_option(p)
 
 
+def _writable_folder(folder: Path, option: str) -> None:
+    """Refuse, before anything runs, a folder the reports cannot be written to."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"horserace: {option} {folder}: a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"horserace: {option} {folder}: cannot make it: {exc.strerror}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"horserace: {option} {folder}: not writable")
+
+
 def run(args: argparse.Namespace) -> int:
     from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
     from horserace.conformance.runner import Options, Outcome, conformant, counts
@@ -79,11 +102,17 @@ def run(args: argparse.Namespace) -> int:
     from horserace.reports.terminal import terminal
     from horserace.reports.write import write_all
 
-    if args.jobs < 1 or args.timeout <= 0 or args.handshake_timeout <= 0:
-        raise UsageError("--jobs must be at least 1 and timeouts positive")
     argv = impl_argv(args.impl)
     if args.expectations and not Path(args.expectations).exists():
         raise UsageError(f"horserace: no such file: {args.expectations}")
+    _writable_folder(Path(args.report_dir), "--report-dir")
+    if args.write_expectations:
+        target = Path(args.write_expectations)
+        try:  # opened now, not after the run: appending creates it and changes nothing in it
+            with open(target, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
@@ -153,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_expectations:
         write_expectations(args.write_expectations, results)
     if args.format == "json":
-        print(
+        write_out(
             json.dumps(
                 {"footer": footer, "rules": per_rule(results), "reports": {k: str(v) for k, v in written.items()}},
                 indent=2,
@@ -161,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         header_r.setdefault("implementation", None)
-        print(terminal(header_r, results, footer))
+        write_out(terminal(header_r, results, footer))
         where = written.get("html") or written.get("markdown")
-        print(f"reports in {out_dir}/ (HTML: {where})")
+        write_out(f"reports in {out_dir}/ (HTML: {where})")
     code: int = footer.get("exit_code", ExitCode.FAILURES)
     return code

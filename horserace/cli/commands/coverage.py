@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors, write_out
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
@@ -33,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
     if corpus.errors:
         return print_load_errors(corpus, args.format)
     report = coverage_report(corpus.fixtures)
-    print(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
+    write_out(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK

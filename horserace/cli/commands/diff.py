@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from horserace.cli._options import load_corpus, paths_option, print_load_errors, selection_options
+from horserace.cli._options import load_corpus, paths_option, print_load_errors, selection_options, write_out
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -56,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return print_load_errors(corpus, "text" if args.format == "markdown" else args.format)
     report = run_diff(select(corpus.fixtures, args.select, args.deselect), a, b, play=args.play, seed=args.seed)
     if args.format == "json":
-        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        write_out(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
-        print(format_markdown(report), end="")
+        write_out(format_markdown(report), end="")
     else:
-        print(format_text(report))
+        write_out(format_text(report))
     return ExitCode.OK if report.empty else ExitCode.FAILURES

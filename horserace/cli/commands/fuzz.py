@@ -6,10 +6,19 @@ import argparse
 import json
 import sys
 
-from horserace.cli._options import clear_progress, format_option, impl_argv, progress, ruleset_from, variant_options
+from horserace.cli._options import (
+    MAX_JOBS,
+    clear_progress,
+    count,
+    format_option,
+    impl_argv,
+    progress,
+    ruleset_from,
+    variant_options,
+    write_out,
+)
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
-from horserace.errors import UsageError
 
 __all__ = ["NAME", "register", "run"]
 
@@ -31,13 +40,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the implementation's command line (default: the reference engine, 'horserace serve')",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
-    p.add_argument("--budget", type=int, default=1000, metavar="N", help="seeds to try (default: 1000)")
+    p.add_argument("--budget", type=count(1, 10**9), default=1000, metavar="N", help="seeds to try (default: 1000)")
     p.add_argument(
         "--jobs",
-        type=int,
+        type=count(1, MAX_JOBS),
         default=1,
         metavar="N",
-        help="shards of the seed range run at once, one implementation process each (default: 1)",
+        help=f"shards of the seed range run at once, one implementation process each, at most {MAX_JOBS} (default: 1)",
     )
     p.add_argument(
         "--out",
@@ -55,8 +64,6 @@ def run(args: argparse.Namespace) -> int:
     from horserace.quality.fuzz import fuzz
     from horserace.reports.command_text import fuzz_text
 
-    if args.budget < 1 or args.jobs < 1:
-        raise UsageError("--budget and --jobs must be at least 1")
     argv = impl_argv(args.impl)
     ruleset = ruleset_from(args)
     bar = progress(sys.stderr.isatty())
@@ -69,5 +76,5 @@ def run(args: argparse.Namespace) -> int:
 
     result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick, ruleset=ruleset)
     clear_progress(bar)
-    print(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
+    write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
     return ExitCode.FAILURES if result.findings else ExitCode.OK

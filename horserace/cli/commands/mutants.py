@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors
+from horserace.cli._options import (
+    MAX_JOBS,
+    count,
+    format_option,
+    load_corpus,
+    paths_option,
+    print_load_errors,
+    write_out,
+)
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -25,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     p.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
-    p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once (default: 2)")
+    p.add_argument("--jobs", type=count(1, MAX_JOBS), default=2, metavar="N", help="mutants run at once (default: 2)")
     p.add_argument(
         "--in-process",
         action="store_true",
@@ -43,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list:
         for m in MUTANTS.values():
-            print(f"{m.name:<32} {m.rule:<12} {m.description}")
+            write_out(f"{m.name:<32} {m.rule:<12} {m.description}")
         return ExitCode.OK
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown or args.jobs < 1:
@@ -66,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
-        print(
+        write_out(
             json.dumps(
                 {
                     "fixtures": len(fixtures),
@@ -77,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(mutants_text(verdicts, len(fixtures)))
+        write_out(mutants_text(verdicts, len(fixtures)))
     return ExitCode.FAILURES if survivors else ExitCode.OK

@@ -14,6 +14,7 @@ from horserace.cli._options import (
     ruleset_from,
     selection_options,
     variant_options,
+    write_out,
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     }
     bad = counts["fail"] + counts["error"]
     if args.format == "json":
-        print(
+        write_out(
             json.dumps(
                 {
                     "summary": {
@@ -74,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(replay_text(results, counts, corpus.files, elapsed))
+        write_out(replay_text(results, counts, corpus.files, elapsed))
     return ExitCode.FAILURES if bad else ExitCode.OK

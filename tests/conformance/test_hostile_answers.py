@@ -1,0 +1,113 @@
+"""Answers that are valid JSON to a lenient parser but no protocol message (issue: a
+runner nothing can break): nested 100,000 deep, NaN, lone surrogates.  Each costs the
+fixture it answers a ``crash`` with the reason, the run goes on, every report is
+written, and the stream and report.json stay strict JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from horserace.cli import main
+from horserace.cli.exitcodes import ExitCode
+from horserace.reports.stream import read_stream
+
+pytestmark = pytest.mark.slow  # subprocesses
+
+FAKE = Path(__file__).with_name("fake_impl.py")
+LAYOUT = "7SWR67"
+SUBSET = ["--select", "kind:layout", "--select", "kind:settlement"]
+
+
+def _strict(text: str):
+    def refuse(constant: str):
+        raise ValueError(f"bare {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def run(tmp_path, mode, arg=""):
+    report = tmp_path / "report"
+    code = main(
+        [
+            "conform",
+            "--impl",
+            f"{sys.executable} {FAKE} {mode} {arg}",
+            "--report-dir",
+            str(report),
+            "--timeout",
+            "5",
+            "--handshake-timeout",
+            "3",
+            *SUBSET,
+        ]
+    )
+    for name in ("results.jsonl", "report.json", "junit.xml", "report.md", "report.html"):
+        assert (report / name).exists(), name
+    for line in (report / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        _strict(line)
+    _strict((report / "report.json").read_text(encoding="utf-8"))
+    ET.parse(report / "junit.xml")
+    _, results, footer = read_stream(report / "results.jsonl")
+    return code, {r["id"]: r for r in results}, footer
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("deep", "nested too deep"),
+        ("nan", "not strict JSON: NaN"),
+        ("surrogate-observations", "lone surrogate"),
+    ],
+)
+def test_an_undecodable_answer_is_a_crash_of_its_fixture_and_the_run_goes_on(tmp_path, capsys, mode, words):
+    code, results, footer = run(tmp_path, mode, LAYOUT)
+    assert code == ExitCode.FAILURES and not footer["conformant"]
+    assert results[LAYOUT]["status"] == "crash" and words in results[LAYOUT]["message"]
+    others = [r for r in results.values() if r["id"] != LAYOUT]
+    assert len(others) >= 40 and all(r["status"] in ("pass", "skip") for r in others)
+
+
+def test_a_lone_surrogate_in_a_message_is_replaced_and_said(tmp_path, capsys):
+    code, results, _ = run(tmp_path, "surrogate-message", LAYOUT)
+    assert code == ExitCode.FAILURES
+    assert results[LAYOUT]["status"] == "error"
+    assert results[LAYOUT]["message"] == "bad \ufffd input [lone surrogates replaced by U+FFFD]"
+
+
+def test_a_lone_surrogate_in_the_hello_is_replaced_and_the_run_goes_on(tmp_path, capsys):
+    code, results, footer = run(tmp_path, "surrogate-hello")
+    assert code == ExitCode.OK and footer["conformant"] and results
+    header, _, _ = read_stream(tmp_path / "report" / "results.jsonl")
+    assert header["implementation"]["name"].startswith("fake \ufffd engine")
+
+
+@pytest.mark.parametrize(("mode", "words"), [("deep-hello", "nested too deep"), ("nan-hello", "NaN")])
+def test_an_undecodable_hello_makes_the_implementation_unusable(tmp_path, capsys, mode, words):
+    code, results, footer = run(tmp_path, mode)
+    assert code == ExitCode.IMPLEMENTATION_UNUSABLE and words in footer["unusable"]
+
+
+def test_a_fixture_the_runner_loses_still_gets_an_outcome(monkeypatch):
+    """The safety net behind every other case: if running fixtures fails inside the
+    runner itself, the fixtures left are crashes with the reason, never missing."""
+    from horserace.conformance import runner
+    from horserace.corpus.loader import load_paths
+
+    fixtures = [fx for fx in load_paths().fixtures if fx.kind == "settlement"][:5]
+    real = runner.Worker.run_many
+
+    def fails_after_one(self, items, emit):
+        real(self, items[:1], emit)
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(runner.Worker, "run_many", fails_after_one)
+    outcomes = runner.run([sys.executable, "-m", "horserace", "serve"], fixtures, runner.Options(timeout=5))
+    assert [o.fixture.id for o in outcomes] == [fx.id for fx in fixtures]
+    assert outcomes[0].status == "pass"
+    assert all(o.status == "crash" and "RuntimeError: a defect" in o.message for o in outcomes[1:])
+    assert not runner.conformant(outcomes)
