@@ -3,11 +3,12 @@ map from each branch of the error hierarchy (:mod:`horserace.errors`) to it."""
 
 from __future__ import annotations
 
+import signal
 from enum import IntEnum
 
 from horserace.errors import HorseRaceError, ImplementationError, InputError, RuleError, UsageError
 
-__all__ = ["ExitCode", "exit_code_for"]
+__all__ = ["ExitCode", "Stopped", "exit_code_for"]
 
 
 class ExitCode(IntEnum):
@@ -17,7 +18,18 @@ class ExitCode(IntEnum):
     IMPLEMENTATION_UNUSABLE = 3  #: the implementation under test cannot be used
     USAGE = 4  #: the command line is wrong, or names something that does not exist
     INTERNAL = 5  #: a defect in horserace itself (please report it)
-    INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT), as shells report it
+    HANGUP = 129  #: stopped by SIGHUP (128 + 1), as shells report it
+    INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT, 128 + 2)
+    TERMINATED = 143  #: stopped by SIGTERM (128 + 15)
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: like Ctrl-C's KeyboardInterrupt, it unwinds the run so
+    that the stream is finished and the reports written."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum
 
 
 #: Each branch of the hierarchy, most specific first.
@@ -32,6 +44,8 @@ _TABLE: tuple[tuple[type[BaseException], ExitCode], ...] = (
 
 def exit_code_for(exc: BaseException) -> ExitCode:
     """The exit code of a command that stopped on ``exc``: its branch's, else internal."""
+    if isinstance(exc, Stopped):
+        return ExitCode.HANGUP if exc.signum == signal.SIGHUP else ExitCode.TERMINATED
     for kind, code in _TABLE:
         if isinstance(exc, kind):
             return code

@@ -22,17 +22,42 @@ from horserace.conformance.messages import StopRequest
 from horserace.conformance.protocol import MAX_LINE_BYTES, AnswerDecodeError, decode, encode
 from horserace.errors import ImplementationFailure
 
-__all__ = ["Implementation"]
+__all__ = ["Implementation", "begin_run", "kill_all"]
 
 STDERR_TAIL_BYTES = 4096
 _EOF = object()
 _TOO_LONG = object()
 
 
+#: Every implementation process started and not yet killed, so that an interrupted run
+#: can stop them all (:func:`kill_all`).
+_LIVE: set[_Child] = set()
+_LIVE_LOCK = threading.Lock()
+#: Set by :func:`kill_all`: the run is over, no process is started again.
+_STOPPING = threading.Event()
+
+
+def begin_run() -> None:
+    """A new run may start processes again (after an earlier one was interrupted)."""
+    _STOPPING.clear()
+
+
+def kill_all() -> None:
+    """Kill every implementation process this runner started and has not stopped yet,
+    and start none after (an interrupted run: workers still running get crashes)."""
+    _STOPPING.set()
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        child.kill()
+
+
 class _Child:
     """One running process with reader threads for its stdout lines and stderr tail."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
+        if _STOPPING.is_set():
+            raise ImplementationFailure("crash", "the run was interrupted")
         try:
             self.proc = subprocess.Popen(
                 list(argv),
@@ -56,6 +81,8 @@ class _Child:
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
         threading.Thread(target=self._read_stderr, daemon=True).start()
+        with _LIVE_LOCK:
+            _LIVE.add(self)
 
     def _next_line(self, timeout: float | None):
         """The next line of stdout, read directly with select (no thread hop on the hot
@@ -94,13 +121,17 @@ class _Child:
             while True:
                 chunk = err.read1(65536)
                 if not chunk:
-                    return
+                    break
                 with self._tail_lock:
                     self._tail += chunk
                     if len(self._tail) > STDERR_TAIL_BYTES:
                         del self._tail[: len(self._tail) - STDERR_TAIL_BYTES]
         except (OSError, ValueError):
-            return
+            pass
+        try:  # the reader closes its own pipe: closing it from kill() would block while read1 waits
+            err.close()
+        except OSError:
+            pass
 
     def stderr_tail(self) -> str:
         with self._tail_lock:
@@ -156,16 +187,20 @@ class _Child:
         return "" if code is None else f" (exit status {code})"
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+        # The whole process group, even when the leader has exited: a helper it started
+        # (a daemon of a JVM or Node adapter) may still hold the pipes.
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            if self.proc.poll() is None:
                 self.proc.kill()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self._stdin, self._stdout, self._stderr):
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+        for stream in (self._stdin, self._stdout):  # stderr: its reader closes it (see _read_stderr)
             try:
                 stream.close()
             except OSError:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from horserace._version import __version__
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
-from horserace.conformance.process import Implementation
+from horserace.conformance.process import Implementation, begin_run
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
@@ -294,6 +294,7 @@ def run(
 ) -> list[Outcome]:
     """Run ``fixtures`` against the implementation; outcomes come back in fixture order.
     Raises :class:`ImplementationUnusable` when the first handshake fails."""
+    begin_run()
     first = Worker(argv, options, cwd)
     hello, ruleset = first.ready()
     if on_start:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -42,6 +43,7 @@ class ResultStream:
         self._header_written = False
         self.results: list[dict] = []
         self.footer: dict | None = None
+        self._lock = threading.RLock()
 
     def _write(self, record: dict) -> None:
         if not self._header_written:
@@ -50,10 +52,18 @@ class ResultStream:
         self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def add(self, record: dict) -> None:
-        self.results.append(record)
-        self._write(record)
+        with self._lock:
+            if self.footer is not None:  # finished (an interrupted run): what comes late is not the run's
+                return
+            self.results.append(record)
+            self._write(record)
 
     def finish(self, footer: dict) -> None:
+        with self._lock:
+            if self.footer is None:
+                self._finish(footer)
+
+    def _finish(self, footer: dict) -> None:
         self.footer = {"record": "footer", "finished": _now(), **footer}
         self._write(self.footer)
         self._file.flush()

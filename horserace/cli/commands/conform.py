@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from horserace.cli._options import (
     MAX_JOBS,
@@ -24,8 +27,13 @@ from horserace.cli._options import (
     write_out,
 )
 from horserace.cli.commands import HELP
-from horserace.cli.exitcodes import ExitCode
+from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
 from horserace.errors import ImplementationUnusable, UsageError
+
+if TYPE_CHECKING:
+    from horserace.conformance.runner import Options, Outcome
+    from horserace.corpus.fixture import Fixture
+    from horserace.reports.stream import ResultStream
 
 __all__ = ["NAME", "register", "run"]
 
@@ -94,8 +102,8 @@ def _writable_folder(folder: Path, option: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
-    from horserace.conformance.runner import Options, Outcome, conformant, counts
-    from horserace.conformance.runner import run as run_fixtures
+    from horserace.conformance.process import kill_all
+    from horserace.conformance.runner import Options
     from horserace.corpus.selection import select
     from horserace.reports.stream import ResultStream, read_stream
     from horserace.reports.summary import per_rule
@@ -143,43 +151,22 @@ def run(args: argparse.Namespace) -> int:
     }
     bar = progress(sys.stderr.isatty())
     done = [0]
-    with ResultStream(stream_path, header) as stream:
-
-        def on_start(hello: dict[str, Any]) -> None:
-            stream.header["implementation"] = hello
-
-        def on_outcome(outcome: Outcome) -> None:
-            stream.add(outcome.record())
-            done[0] += 1
-            if bar:
-                width = 30
-                filled = width * done[0] // max(1, len(fixtures))
-                bar(f"[{'=' * filled}{' ' * (width - filled)}] {done[0]}/{len(fixtures)} fixtures")
-
-        try:
-            outcomes = run_fixtures(argv, fixtures, options, on_start=on_start, on_outcome=on_outcome)
-        except ImplementationUnusable as exc:
-            stream.finish(
-                {
-                    "unusable": str(exc),
-                    "counts": {},
-                    "conformant": False,
-                    "exit_code": int(ExitCode.IMPLEMENTATION_UNUSABLE),
-                }
-            )
-        else:
-            ok = conformant(outcomes)
-            stream.finish(
-                {
-                    "counts": counts(outcomes),
-                    "conformant": ok,
-                    "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
-                }
-            )
+    stopped: BaseException | None = None
+    previous = _stop_on_signals()
+    try:
+        with ResultStream(stream_path, header) as stream:
+            _run_into(stream, argv, fixtures, options, bar, done)
+    except (KeyboardInterrupt, Stopped) as exc:
+        # The stream was finished as interrupted on the way out; the implementations are
+        # stopped, and every report is written from what the stream holds.
+        kill_all()
+        stopped = exc
+    finally:
+        _restore_signals(previous)
     clear_progress(bar)
     written = write_all(stream_path, out_dir)
     header_r, results, footer = read_stream(stream_path)
-    if args.write_expectations:
+    if args.write_expectations and stopped is None:
         write_expectations(args.write_expectations, results)
     if args.format == "json":
         write_out(
@@ -193,5 +180,75 @@ def run(args: argparse.Namespace) -> int:
         write_out(terminal(header_r, results, footer))
         where = written.get("html") or written.get("markdown")
         write_out(f"reports in {out_dir}/ (HTML: {where})")
+    if stopped is not None:
+        print(
+            f"horserace: {'interrupted' if isinstance(stopped, KeyboardInterrupt) else stopped}; "
+            f"the reports hold the {len(results)} fixture(s) that finished",
+            file=sys.stderr,
+        )
+        return exit_code_for(stopped)
     code: int = footer.get("exit_code", ExitCode.FAILURES)
     return code
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """SIGTERM and SIGHUP unwind the run as Ctrl-C does (the main thread only)."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, stop)
+    return previous
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
+def _run_into(
+    stream: ResultStream,
+    argv: list[str],
+    fixtures: list[Fixture],
+    options: Options,
+    bar: Callable[[str], None] | None,
+    done: list[int],
+) -> None:
+    """Run the fixtures, every outcome into ``stream``, and finish it with the verdict."""
+    from horserace.conformance.runner import conformant, counts
+    from horserace.conformance.runner import run as run_fixtures
+
+    def on_start(hello: dict[str, Any]) -> None:
+        stream.header["implementation"] = hello
+
+    def on_outcome(outcome: Outcome) -> None:
+        stream.add(outcome.record())
+        done[0] += 1
+        if bar:
+            width = 30
+            filled = width * done[0] // max(1, len(fixtures))
+            bar(f"[{'=' * filled}{' ' * (width - filled)}] {done[0]}/{len(fixtures)} fixtures")
+
+    try:
+        outcomes = run_fixtures(argv, fixtures, options, on_start=on_start, on_outcome=on_outcome)
+    except ImplementationUnusable as exc:
+        stream.finish(
+            {
+                "unusable": str(exc),
+                "counts": {},
+                "conformant": False,
+                "exit_code": int(ExitCode.IMPLEMENTATION_UNUSABLE),
+            }
+        )
+    else:
+        ok = conformant(outcomes)
+        stream.finish(
+            {
+                "counts": counts(outcomes),
+                "conformant": ok,
+                "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
+            }
+        )
