@@ -39,7 +39,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "Start with 'horserace conform' to run the scenario corpus against the reference engine, "
         'or against your own implementation with --impl "COMMAND" (see spec/protocol.md).',
         epilog="Exit codes: 0 success; 1 failures or differences found; 2 invalid input data; "
-        "3 implementation under test unusable; 4 usage error; 5 internal error; 130 interrupted.",
+        "3 implementation under test unusable; 4 usage error; 5 internal error; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"horserace {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")

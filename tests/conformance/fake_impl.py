@@ -63,6 +63,13 @@ def main() -> None:
         seq_fixture = msg["seq"].split("/")[0]
         n = bump()
         reply = answer(msg)
+        if MODE == "daemon-exit" and seq_fixture == ARG:
+            # A helper in the same process group keeps stdout and stderr open while the
+            # leader exits, as a JVM or Node adapter's daemon does.
+            if os.fork() == 0:
+                time.sleep(3600)
+                os._exit(0)
+            os._exit(3)
         if MODE == "hang-fixture" and seq_fixture == ARG:
             time.sleep(3600)
         if MODE == "exit-midway" and n == int(ARG):

@@ -111,3 +111,35 @@ def test_a_fixture_the_runner_loses_still_gets_an_outcome(monkeypatch):
     assert outcomes[0].status == "pass"
     assert all(o.status == "crash" and "RuntimeError: a defect" in o.message for o in outcomes[1:])
     assert not runner.conformant(outcomes)
+
+
+def test_a_helper_that_keeps_the_pipes_open_is_killed_with_its_group(tmp_path, capsys):
+    """The leader exits on one fixture while a helper of its process group holds its
+    pipes: that fixture times out, the group (helper included) is killed, the run goes
+    on with a new process, and nothing of it is left running."""
+    import subprocess
+    import time
+
+    tag = f"fake_impl.py daemon-exit {LAYOUT} {tmp_path.name}"
+    report = tmp_path / "report"
+    code = main(
+        [
+            "conform",
+            "--impl",
+            f"{sys.executable} {FAKE} daemon-exit {LAYOUT} {tmp_path.name}",
+            "--report-dir",
+            str(report),
+            "--timeout",
+            "1",
+            "--handshake-timeout",
+            "3",
+            *SUBSET,
+        ]
+    )
+    _, records, footer = read_stream(report / "results.jsonl")
+    results = {r["id"]: r for r in records}
+    assert code == ExitCode.FAILURES
+    assert results[LAYOUT]["status"] in ("timeout", "crash")
+    assert all(r["status"] in ("pass", "skip") for r in results.values() if r["id"] != LAYOUT)
+    time.sleep(0.5)
+    assert subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split() == []
