@@ -73,6 +73,8 @@ class _Child:
         stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
         assert stdin is not None and stdout is not None and isinstance(stderr, io.BufferedReader)
         self._stdin: IO[bytes] = stdin
+        self._stdin_fd = stdin.fileno()
+        os.set_blocking(self._stdin_fd, False)  # writes are bounded in time: see send()
         self._stdout: IO[bytes] = stdout
         self._stderr: io.BufferedReader = stderr
         self._fd = self._stdout.fileno()
@@ -137,14 +139,33 @@ class _Child:
         with self._tail_lock:
             return bytes(self._tail).decode("utf-8", "replace").strip()
 
-    def send(self, message: dict) -> None:
-        try:
-            self._stdin.write(encode(message))
-            self._stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise ImplementationFailure(
-                "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
-            ) from None
+    def send(self, message: dict, timeout: float) -> None:
+        """Write one message within ``timeout`` seconds: the pipe is non-blocking, so an
+        implementation that stops reading its input costs a timeout, never a hang."""
+        data = memoryview(encode(message))
+        total = len(data)
+        deadline = time.monotonic() + timeout
+        fd = self._stdin_fd
+        while data:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ImplementationFailure(
+                    "timeout",
+                    f"the implementation stopped reading its input ({len(data):,} of {total:,} bytes "
+                    f"of a request unwritten after {timeout:g} s)",
+                    self.stderr_tail(),
+                )
+            try:
+                _, writable, _ = select.select([], [fd], [], remaining)
+                if not writable:
+                    continue
+                data = data[os.write(fd, data) :]
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                raise ImplementationFailure(
+                    "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
+                ) from None
 
     def close_input(self) -> None:
         try:
@@ -223,13 +244,15 @@ class Implementation:
         self.one_shot = one_shot
         self.cwd = cwd
         self._child: _Child | None = None
+        #: A request that could not be written (persistent mode): the next receive reports it.
+        self._unsent: ImplementationFailure | None = None
 
     def exchange(self, message: dict, timeout: float) -> dict:
         """Send one message, return its answer; on any failure the process is killed."""
         if self.one_shot:
             child = _Child(self.argv, self.cwd)
             try:
-                child.send(message)
+                child.send(message, timeout)
                 child.close_input()
                 return child.receive(timeout)
             finally:
@@ -237,28 +260,35 @@ class Implementation:
         if self._child is None:
             self._child = _Child(self.argv, self.cwd)
         try:
-            self._child.send(message)
+            self._child.send(message, timeout)
             return self._child.receive(timeout)
         except ImplementationFailure:
             self.kill()
             raise
 
     # Persistent mode, pipelined: requests may be sent ahead of their answers.
-    def send(self, message: dict) -> None:
-        """Send a request without waiting (persistent mode); the process is started if
-        needed.  A process that died is noticed by the next :meth:`receive`."""
+    def send(self, message: dict, timeout: float) -> None:
+        """Send a request without waiting for its answer (persistent mode); the process is
+        started if needed.  A process that died, or stopped reading for ``timeout``
+        seconds, is noticed by the next :meth:`receive`."""
         if self._child is None:
             self._child = _Child(self.argv, self.cwd)
+        if self._unsent is not None:
+            return  # the stream is broken mid-request: nothing more goes to this process
         try:
-            self._child.send(message)
-        except ImplementationFailure:
-            pass  # its answer will be missing: receive reports how the process ended
+            self._child.send(message, timeout)
+        except ImplementationFailure as exc:
+            self._unsent = exc
 
     def receive(self, timeout: float) -> dict:
         """The next answer (persistent mode); on any failure the process is killed."""
         if self._child is None:
             raise ImplementationFailure("crash", "the implementation is not running")
-        try:
+        if self._unsent is not None and self._unsent.outcome == "timeout":
+            unsent = self._unsent
+            self.kill()
+            raise unsent
+        try:  # a closed input: the answers written before it still count, then its exit does
             return self._child.receive(timeout)
         except ImplementationFailure:
             self.kill()
@@ -271,7 +301,7 @@ class Implementation:
     def stop(self) -> None:
         if self._child is not None:
             try:
-                self._child.send(StopRequest().to_json())
+                self._child.send(StopRequest().to_json(), timeout=1.0)
                 self._child.close_input()
             except ImplementationFailure:
                 pass
@@ -282,3 +312,4 @@ class Implementation:
         if self._child is not None:
             self._child.kill()
             self._child = None
+        self._unsent = None

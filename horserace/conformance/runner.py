@@ -199,7 +199,7 @@ class Worker:
                     continue
             while todo and len(sent) < WINDOW:
                 fx, seq = todo.popleft()
-                self.impl.send(RunRequest(seq, fx.kind, fx.input).to_json())
+                self.impl.send(RunRequest(seq, fx.kind, fx.input).to_json(), self.options.timeout)
                 sent.append((fx, seq))
             fx, seq = sent.popleft()
             start = time.perf_counter()

@@ -40,6 +40,8 @@ def out(data: bytes) -> None:
 
 
 def main() -> None:
+    if MODE == "stop-reading":  # never reads a byte of its input, and never exits
+        time.sleep(3600)
     for raw in sys.stdin.buffer:
         msg = json.loads(raw)
         kind = msg.get("type")

@@ -143,3 +143,26 @@ def test_a_helper_that_keeps_the_pipes_open_is_killed_with_its_group(tmp_path, c
     assert all(r["status"] in ("pass", "skip") for r in results.values() if r["id"] != LAYOUT)
     time.sleep(0.5)
     assert subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split() == []
+
+
+@pytest.mark.parametrize("one_shot", [False, True], ids=["persistent", "one-shot"])
+def test_an_implementation_that_stops_reading_costs_a_timeout_not_a_hang(one_shot):
+    """A request bigger than the pipe's buffer to an implementation that does not read:
+    the write gives up at the fixture's time limit, and the failure is a timeout."""
+    import time
+
+    from horserace.conformance.process import Implementation
+    from horserace.errors import ImplementationFailure
+
+    impl = Implementation([sys.executable, str(FAKE), "stop-reading"], one_shot=one_shot)
+    big = {"type": "run", "seq": "1", "kind": "play", "input": {"padding": "x" * 300_000}}
+    start = time.monotonic()
+    with pytest.raises(ImplementationFailure) as failure:
+        if one_shot:
+            impl.exchange(big, 1)
+        else:
+            impl.send(big, 1)  # pipelined: returns at the time limit, the failure kept for receive
+            impl.receive(1)
+    assert failure.value.outcome == "timeout" and "stopped reading its input" in failure.value.message
+    assert time.monotonic() - start < 10
+    impl.kill()
