@@ -146,6 +146,14 @@ class _Child:
         total = len(data)
         deadline = time.monotonic() + timeout
         fd = self._stdin_fd
+        try:  # the usual case: the pipe has room, one write and done
+            data = data[os.write(fd, data) :]
+        except BlockingIOError:
+            pass
+        except (OSError, ValueError):
+            raise ImplementationFailure(
+                "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
+            ) from None
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:

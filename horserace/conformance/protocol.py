@@ -59,6 +59,8 @@ def _not_json(constant: str) -> None:
     raise AnswerDecodeError(f"not strict JSON: {constant} (strict parsers refuse it)")
 
 
+#: One strict decoder for every line (json.loads with a hook would build one per call).
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 #: A UTF-16 surrogate written as an escape; json.loads joins a valid pair into one
 #: character and leaves a lone one as it is, which no UTF-8 writer can write.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -76,7 +78,7 @@ def decode(line: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise AnswerDecodeError(f"not UTF-8 (byte {exc.start})") from None
     try:
-        message = json.loads(text, parse_constant=_not_json)
+        message = _DECODER.decode(text)
     except RecursionError:
         raise AnswerDecodeError("nested too deep to decode") from None
     except AnswerDecodeError:
