@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from horserace.corpus.status import IMPLEMENTATION_ERRORS, Status
+from horserace.reports.escape import for_xml
 from horserace.reports.summary import PASSING, implementation_name
 
 __all__ = ["junit_xml"]
+
+
+def escape(text: str) -> str:
+    return _escape(for_xml(text))
+
+
+def quoteattr(text: str) -> str:
+    return _quoteattr(for_xml(text))
 
 
 def junit_xml(header: dict, results: list[dict], footer: dict) -> str:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 
+from horserace.reports.escape import for_terminal
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
 
 __all__ = ["terminal"]
 
 
 def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
-    lines = [
-        f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: {implementation_name(header)}"
-    ]
+    name = for_terminal(implementation_name(header), one_line=True)
+    lines = [f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: {name}"]
     if footer.get("unusable"):
-        lines.append(f"implementation unusable: {footer['unusable']}")
+        lines.append(f"implementation unusable: {for_terminal(str(footer['unusable']), one_line=True)}")
         return "\n".join(lines)
     shown = 0
     for r in results:
@@ -25,12 +25,15 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
             break
         shown += 1
         lines.append(
-            f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}".rstrip(
-                ": "
-            )
+            for_terminal(
+                f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}",
+                one_line=True,
+            ).rstrip(": ")
         )
         for d in r.get("differences", [])[:5]:
-            lines.append(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
+            lines.append(
+                for_terminal(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
+            )
     rows = per_rule(results)
     if rows:
         lines.append("")

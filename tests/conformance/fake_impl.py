@@ -97,6 +97,10 @@ def main() -> None:
             continue
         if MODE == "nan" and seq_fixture == ARG and reply["type"] == "result":
             reply["observations"]["x"] = float("nan")  # json.dumps writes a bare NaN
+        if MODE == "control-message" and seq_fixture == ARG:  # a screen clear and a fake verdict
+            sys.stderr.write("\x00\x1b[31mred\x1b[0m\n")
+            sys.stderr.flush()
+            reply = {"type": "error", "seq": msg["seq"], "message": "\x1b[2J\rCONFORMANT\x07\nsecond line"}
         if MODE == "surrogate-message" and seq_fixture == ARG:
             reply = {"type": "error", "seq": msg["seq"], "message": "bad \ud800 input"}
         if MODE == "surrogate-observations" and seq_fixture == ARG and reply["type"] == "result":

@@ -166,3 +166,16 @@ def test_an_implementation_that_stops_reading_costs_a_timeout_not_a_hang(one_sho
     assert failure.value.outcome == "timeout" and "stopped reading its input" in failure.value.message
     assert time.monotonic() - start < 10
     impl.kill()
+
+
+def test_control_characters_from_the_implementation_reach_no_report_raw(tmp_path, capsys):
+    """An ESC sequence in a message cannot clear the terminal or print a fake verdict, and
+    junit.xml stays well-formed (run() parses it) with NUL and ESC in the text."""
+    code, results, _ = run(tmp_path, "control-message", LAYOUT)
+    assert code == ExitCode.FAILURES and results[LAYOUT]["status"] == "error"
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    assert "\\x1b[2J\\x0dCONFORMANT\\x07\\x0asecond line" in out
+    assert out.rstrip().splitlines()[-2] == "NOT CONFORMANT"
+    junit = (tmp_path / "report" / "junit.xml").read_text(encoding="utf-8")
+    assert "\x1b" not in junit and "\x00" not in junit and "\\x1b[2J" in junit
