@@ -27,6 +27,7 @@ __all__ = [
     "count",
     "format_option",
     "impl_argv",
+    "jobs_option",
     "load_corpus",
     "paths_option",
     "print_load_errors",
@@ -81,6 +82,17 @@ def write_out(text: str, end: str = "\n") -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # also silences the flush at exit
         os.close(devnull)
+
+
+def jobs_option(p: argparse.ArgumentParser, what: str, default: int = 1) -> None:
+    """``--jobs N``: how many run at once, 1 to :data:`MAX_JOBS`."""
+    p.add_argument(
+        "--jobs",
+        type=count(1, MAX_JOBS),
+        default=default,
+        metavar="N",
+        help=f"{what}, at most {MAX_JOBS} (default: {default})",
+    )
 
 
 def format_option(p: argparse.ArgumentParser) -> None:

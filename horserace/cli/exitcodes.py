@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 from enum import IntEnum
 
-from horserace.errors import HorseRaceError, ImplementationError, InputError, RuleError, UsageError
+from horserace.errors import ImplementationError, InputError, RuleError, UsageError
 
 __all__ = ["ExitCode", "Stopped", "exit_code_for"]
 
@@ -50,8 +50,3 @@ def exit_code_for(exc: BaseException) -> ExitCode:
         if isinstance(exc, kind):
             return code
     return ExitCode.INTERNAL
-
-
-def is_expected(exc: BaseException) -> bool:
-    """Whether ``exc`` is one of ours (a message for the user, not a defect)."""
-    return isinstance(exc, HorseRaceError) and exit_code_for(exc) is not ExitCode.INTERNAL

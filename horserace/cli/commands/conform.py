@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.cli._options import (
-    MAX_JOBS,
     clear_progress,
-    count,
     format_option,
     impl_argv,
+    jobs_option,
     load_corpus,
     paths_option,
     print_load_errors,
@@ -60,13 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--handshake-timeout", type=seconds, default=10.0, metavar="S", help="seconds for the handshake (default: 10)"
     )
-    p.add_argument(
-        "--jobs",
-        type=count(1, MAX_JOBS),
-        default=1,
-        metavar="N",
-        help=f"implementation processes at once, at most {MAX_JOBS}; never more than the fixtures to run (default: 1)",
-    )
+    jobs_option(p, "implementation processes at once, never more than the fixtures to run")
     p.add_argument(
         "--strict-rule-ids",
         action="store_true",

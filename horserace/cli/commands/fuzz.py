@@ -7,11 +7,11 @@ import json
 import sys
 
 from horserace.cli._options import (
-    MAX_JOBS,
     clear_progress,
     count,
     format_option,
     impl_argv,
+    jobs_option,
     progress,
     ruleset_from,
     variant_options,
@@ -41,13 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
     p.add_argument("--budget", type=count(1, 10**9), default=1000, metavar="N", help="seeds to try (default: 1000)")
-    p.add_argument(
-        "--jobs",
-        type=count(1, MAX_JOBS),
-        default=1,
-        metavar="N",
-        help=f"shards of the seed range run at once, one implementation process each, at most {MAX_JOBS} (default: 1)",
-    )
+    jobs_option(p, "shards of the seed range run at once, one implementation process each")
     p.add_argument(
         "--out",
         default="fuzz-findings",

@@ -6,9 +6,8 @@ import argparse
 import json
 
 from horserace.cli._options import (
-    MAX_JOBS,
-    count,
     format_option,
+    jobs_option,
     load_corpus,
     paths_option,
     print_load_errors,
@@ -33,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     p.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
-    p.add_argument("--jobs", type=count(1, MAX_JOBS), default=2, metavar="N", help="mutants run at once (default: 2)")
+    jobs_option(p, "mutants run at once", default=2)
     p.add_argument(
         "--in-process",
         action="store_true",
@@ -54,12 +53,8 @@ def run(args: argparse.Namespace) -> int:
             write_out(f"{m.name:<32} {m.rule:<12} {m.description}")
         return ExitCode.OK
     unknown = [name for name in args.only or () if name not in MUTANTS]
-    if unknown or args.jobs < 1:
-        raise UsageError(
-            f"horserace: unknown mutant(s) {', '.join(unknown)}; see 'horserace mutants --list'"
-            if unknown
-            else "--jobs must be at least 1"
-        )
+    if unknown:
+        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}; see 'horserace mutants --list'")
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
