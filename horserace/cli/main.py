@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from horserace._version import __version__
+from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, exit_code_for
 from horserace.errors import HorseRaceError, ImplementationUnusable, InputError, UsageError
@@ -95,4 +96,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    set_owns_process()
     sys.exit(main())

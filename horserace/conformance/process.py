@@ -3,7 +3,8 @@
 Every way it can misbehave ends in :class:`ImplementationFailure` with an outcome (``crash`` or
 ``timeout``) and a plain message: it hangs, exits, closes its output, writes a line that
 is not UTF-8 or not JSON or longer than the protocol allows, floods standard error (only
-a bounded tail is kept).  A process is killed with its whole process group.
+a bounded tail is kept).  A process is killed with its whole process group and every
+descendant that left it (:mod:`horserace.conformance._descendants`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import IO
 
+from horserace.conformance import _descendants
 from horserace.conformance.messages import StopRequest
 from horserace.conformance.protocol import MAX_LINE_BYTES, AnswerDecodeError, decode, encode
 from horserace.errors import ImplementationFailure
@@ -37,9 +39,20 @@ _LIVE_LOCK = threading.Lock()
 _STOPPING = threading.Event()
 
 
-def begin_run() -> None:
-    """A new run may start processes again (after an earlier one was interrupted)."""
+#: Set by :func:`begin_run` when the runner owns its process (the command line): every
+#: child of the process that is not a live implementation is an implementation's orphan.
+_OWN_PROCESS = threading.Event()
+
+
+def begin_run(*, own_process: bool = False) -> None:
+    """A new run may start processes again (after an earlier one was interrupted); the
+    runner becomes a child subreaper, so that no descendant of an implementation escapes.
+    ``own_process``: nothing but the runner starts children in this process, so a child
+    it did not start is an implementation's orphan and is killed with it."""
     _STOPPING.clear()
+    if own_process:
+        _OWN_PROCESS.set()
+    _descendants.become_subreaper()
 
 
 def kill_all() -> None:
@@ -52,12 +65,22 @@ def kill_all() -> None:
         child.kill()
 
 
+def _live_leaders() -> set[int] | None:
+    """The implementations alive now (their leaders' PIDs), where the runner owns its
+    process; ``None`` otherwise (a library caller may have children of its own)."""
+    if not _OWN_PROCESS.is_set():
+        return None
+    with _LIVE_LOCK:
+        return {child.proc.pid for child in _LIVE}
+
+
 class _Child:
     """One running process with reader threads for its stdout lines and stderr tail."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
         if _STOPPING.is_set():
             raise ImplementationFailure("crash", "the run was interrupted")
+        self._token = _descendants.new_token()
         try:
             self.proc = subprocess.Popen(
                 list(argv),
@@ -65,6 +88,7 @@ class _Child:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=cwd,
+                env={**os.environ, _descendants.MARK: self._token},
                 start_new_session=True,
             )
         except OSError as exc:
@@ -216,10 +240,14 @@ class _Child:
         return "" if code is None else f" (exit status {code})"
 
     def kill(self) -> None:
-        # The whole process group, even when the leader has exited: a helper it started
-        # (a daemon of a JVM or Node adapter) may still hold the pipes.
+        # Its descendants first, found while the leader still links them; then the whole
+        # process group, even when the leader has exited: a helper it started (a daemon of
+        # a JVM or Node adapter) may still hold the pipes; then what was orphaned meanwhile
+        # (re-parented to the runner, or found by its mark).
+        pid = self.proc.pid
+        doomed = _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             if self.proc.poll() is None:
                 self.proc.kill()
@@ -227,6 +255,8 @@ class _Child:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        doomed |= _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
+        _descendants.reap(doomed)
         with _LIVE_LOCK:
             _LIVE.discard(self)
         for stream in (self._stdin, self._stdout):  # stderr: its reader closes it (see _read_stderr)

@@ -37,6 +37,9 @@ class Options:
     strict_rule_ids: bool = False
     jobs: int = 1
     expected_failures: dict[str, str] = field(default_factory=dict)
+    #: Nothing but the runner starts children in this process (the ``horserace``
+    #: command): a child it did not start is an implementation's orphan, and is killed.
+    own_process: bool = False
 
 
 @dataclass
@@ -294,7 +297,7 @@ def run(
 ) -> list[Outcome]:
     """Run ``fixtures`` against the implementation; outcomes come back in fixture order.
     Raises :class:`ImplementationUnusable` when the first handshake fails."""
-    begin_run()
+    begin_run(own_process=options.own_process)
     first = Worker(argv, options, cwd)
     hello, ruleset = first.ready()
     if on_start:

@@ -18,6 +18,7 @@ from horserace.conformance.server import answer
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 ARG = sys.argv[2] if len(sys.argv) > 2 else ""
 COUNT_FILE = os.environ.get("FAKE_COUNT_FILE")  # shared across restarts
+PID_FILE = os.environ.get("FAKE_PID_FILE")  # where a daemon writes its PID
 
 
 def bump() -> int:
@@ -71,6 +72,22 @@ def main() -> None:
             if os.fork() == 0:
                 time.sleep(3600)
                 os._exit(0)
+            os._exit(3)
+        if MODE in ("setsid-exit", "setsid-clean-env") and seq_fixture == ARG:
+            # A daemon that leaves the process group: fork, setsid, fork again (the
+            # classic double fork), and hold stdout and stderr while the leader exits.
+            # "setsid-clean-env" also starts the daemon with an empty environment.
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    if PID_FILE:
+                        with open(PID_FILE, "a") as f:
+                            f.write(f"{os.getpid()}\n")
+                    if MODE == "setsid-clean-env":
+                        os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)"], {})
+                    time.sleep(3600)
+                os._exit(0)
+            time.sleep(0.2)  # the daemon is up
             os._exit(3)
         if MODE == "hang-fixture" and seq_fixture == ARG:
             time.sleep(3600)

@@ -179,3 +179,60 @@ def test_control_characters_from_the_implementation_reach_no_report_raw(tmp_path
     assert out.rstrip().splitlines()[-2] == "NOT CONFORMANT"
     junit = (tmp_path / "report" / "junit.xml").read_text(encoding="utf-8")
     assert "\x1b" not in junit and "\x00" not in junit and "\\x1b[2J" in junit
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finding descendants reads /proc (Linux)")
+@pytest.mark.parametrize(
+    ("mode", "in_process"),
+    [("setsid-exit", True), ("setsid-exit", False), ("setsid-clean-env", False)],
+    ids=["own-session-in-process", "own-session-command", "own-session-empty-environment-command"],
+)
+def test_a_daemon_in_its_own_session_is_found_and_killed(mode, in_process, tmp_path, monkeypatch):
+    """A helper that leaves the process group (fork, setsid, fork: a daemon) and holds
+    the pipes while the leader exits: it is found (by the mark in its environment, or, as
+    an orphan re-parented to the runner, by its parent) and killed; none outlives the run.
+    The empty-environment daemon carries no mark: only the ``horserace`` command, which
+    owns its process, may treat an unknown child as an orphan, so that case runs there."""
+    import subprocess
+    import time
+
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PID_FILE", str(pids))
+    report = tmp_path / "report"
+    argv = [
+        "conform",
+        "--impl",
+        f"{sys.executable} {FAKE} {mode} {LAYOUT}",
+        "--report-dir",
+        str(report),
+        "--timeout",
+        "1",
+        "--handshake-timeout",
+        "3",
+        *SUBSET,
+    ]
+    if in_process:
+        code = main(argv)
+    else:
+        code = subprocess.run([sys.executable, "-m", "horserace", *argv], capture_output=True, timeout=120).returncode
+    assert code == ExitCode.FAILURES
+    _, records, _ = read_stream(report / "results.jsonl")
+    results = {r["id"]: r for r in records}
+    assert results[LAYOUT]["status"] in ("timeout", "crash")
+    assert all(r["status"] in ("pass", "skip") for r in results.values() if r["id"] != LAYOUT)
+    daemons = [int(line) for line in pids.read_text().split()]
+    assert daemons
+    deadline = time.monotonic() + 2
+    while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in daemons if _alive(pid)] == []

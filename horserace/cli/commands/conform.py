@@ -94,6 +94,7 @@ def _writable_folder(folder: Path, option: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from horserace.cli._program import owns_process
     from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
     from horserace.conformance.process import kill_all
     from horserace.conformance.runner import Options
@@ -127,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         strict_rule_ids=args.strict_rule_ids,
         jobs=args.jobs,
         expected_failures=expected,
+        own_process=owns_process(),
     )
     out_dir = Path(args.report_dir)
     stream_path = out_dir / "results.jsonl"
