@@ -35,6 +35,10 @@ _TOO_LONG = object()
 #: can stop them all (:func:`kill_all`).
 _LIVE: set[_Child] = set()
 _LIVE_LOCK = threading.Lock()
+#: Held while a process is started and registered, and while orphans are looked for: a
+#: process just forked, before it runs the implementation, has the runner's environment
+#: (no mark) and is in no registry yet, so it would look like an orphan.
+_SPAWN_LOCK = threading.Lock()
 #: Set by :func:`kill_all`: the run is over, no process is started again.
 _STOPPING = threading.Event()
 
@@ -81,6 +85,10 @@ class _Child:
         if _STOPPING.is_set():
             raise ImplementationFailure("crash", "the run was interrupted")
         self._token = _descendants.new_token()
+        with _SPAWN_LOCK:
+            self._start(argv, cwd)
+
+    def _start(self, argv: Sequence[str], cwd: str | None) -> None:
         try:
             self.proc = subprocess.Popen(
                 list(argv),
@@ -103,7 +111,10 @@ class _Child:
         self._stderr: io.BufferedReader = stderr
         self._fd = self._stdout.fileno()
         self._buffer = bytearray()
+        self._scanned = 0  # no newline in _buffer before this offset
         self._eof = False
+        #: The length of the last answer line received.
+        self.answer_bytes = 0
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -115,13 +126,18 @@ class _Child:
         path): bytes, or _EOF, or _TOO_LONG; ``None`` when ``timeout`` runs out first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            end = self._buffer.find(b"\n")
+            # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
+            # searching the whole buffer each time would cost its square.
+            end = self._buffer.find(b"\n", self._scanned)
             if end >= 0:
+                self._scanned = 0
                 if end + 1 > MAX_LINE_BYTES:
+                    del self._buffer[: end + 1]
                     return _TOO_LONG
                 line = bytes(self._buffer[: end + 1])
                 del self._buffer[: end + 1]
                 return line
+            self._scanned = len(self._buffer)
             if len(self._buffer) > MAX_LINE_BYTES:
                 return _TOO_LONG
             if self._eof:
@@ -217,6 +233,7 @@ class _Child:
         item = self._next_line(timeout)
         if item is None:
             raise ImplementationFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail())
+        self.answer_bytes = len(item) if isinstance(item, bytes) else 0
         if item is _EOF:
             raise ImplementationFailure(
                 "crash", f"the implementation closed its output{self._exit_note()}", self.stderr_tail()
@@ -245,7 +262,8 @@ class _Child:
         # a JVM or Node adapter) may still hold the pipes; then what was orphaned meanwhile
         # (re-parented to the runner, or found by its mark).
         pid = self.proc.pid
-        doomed = _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
+        with _SPAWN_LOCK:
+            doomed = _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -255,7 +273,8 @@ class _Child:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        doomed |= _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
+        with _SPAWN_LOCK:
+            doomed |= _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
         _descendants.reap(doomed)
         with _LIVE_LOCK:
             _LIVE.discard(self)
@@ -284,6 +303,8 @@ class Implementation:
         self._child: _Child | None = None
         #: A request that could not be written (persistent mode): the next receive reports it.
         self._unsent: ImplementationFailure | None = None
+        #: The length in bytes of the last answer line received (see conformance.bounds).
+        self.answer_bytes = 0
 
     def exchange(self, message: dict, timeout: float) -> dict:
         """Send one message, return its answer; on any failure the process is killed."""
@@ -292,14 +313,18 @@ class Implementation:
             try:
                 child.send(message, timeout)
                 child.close_input()
-                return child.receive(timeout)
+                answer = child.receive(timeout)
+                self.answer_bytes = child.answer_bytes
+                return answer
             finally:
                 child.finish(grace=min(1.0, timeout))
         if self._child is None:
             self._child = _Child(self.argv, self.cwd)
         try:
             self._child.send(message, timeout)
-            return self._child.receive(timeout)
+            answer = self._child.receive(timeout)
+            self.answer_bytes = self._child.answer_bytes
+            return answer
         except ImplementationFailure:
             self.kill()
             raise
@@ -327,7 +352,9 @@ class Implementation:
             self.kill()
             raise unsent
         try:  # a closed input: the answers written before it still count, then its exit does
-            return self._child.receive(timeout)
+            answer = self._child.receive(timeout)
+            self.answer_bytes = self._child.answer_bytes
+            return answer
         except ImplementationFailure:
             self.kill()
             raise

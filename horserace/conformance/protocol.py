@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from horserace._version import PROTOCOL_VERSION
+from horserace.conformance.bounds import MAX_CONTAINERS, too_many_containers
 from horserace.corpus.fixture import KINDS
 
 __all__ = [
@@ -77,6 +78,11 @@ def decode(line: bytes) -> dict[str, Any]:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise AnswerDecodeError(f"not UTF-8 (byte {exc.start})") from None
+    containers = too_many_containers(line)
+    if containers is not None:
+        raise AnswerDecodeError(
+            f"too large to decode: up to {containers:,} arrays and objects (at most {MAX_CONTAINERS:,})"
+        )
     try:
         message = _DECODER.decode(text)
     except RecursionError:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from horserace._version import __version__
+from horserace.conformance.bounds import OBSERVATIONS_LIMIT, bounded, cut
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
 from horserace.conformance.process import Implementation, begin_run
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
@@ -162,6 +163,7 @@ class Worker:
         except ImplementationUnusable:
             self.impl.kill()
             raise
+        answer = {key: bounded(value) for key, value in answer.items()}  # it goes into every report
         self.ruleset = ruleset
         self.hello = answer
         return answer, ruleset
@@ -258,15 +260,23 @@ class Worker:
         return self._judge(fx, answer, start)
 
     def _judge(self, fx: Fixture, answer: dict, start: float) -> Outcome:
-        """The outcome of a valid answer that arrived for ``fx``."""
+        """The outcome of a valid answer that arrived for ``fx``, judged in full and
+        kept bounded (:mod:`horserace.conformance.bounds`)."""
         status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
+        observations = answer.get("observations")
+        size = self.impl.answer_bytes
+        if observations is not None and size > OBSERVATIONS_LIMIT:
+            observations = None
+            if status is not Status.PASS:
+                note = f"the answer's {size:,} bytes of observations are not kept (over {OBSERVATIONS_LIMIT:,})"
+                message = f"{message}; {note}" if message else note
         return Outcome(
             fx,
             status,
-            message,
-            diffs,
+            cut(message),
+            [Difference(d.at, bounded(d.expected), bounded(d.actual), d.length) for d in diffs],
             time.perf_counter() - start,
-            observations=answer.get("observations"),
+            observations=observations,
             refused_at=refused_at,
         )
 

@@ -8,13 +8,24 @@ the one place that decides how, used by every report.
   surrogates, U+FFFE and U+FFFF) are written as visible escapes, so that ``junit.xml``
   is well-formed whatever an implementation wrote; then XML's own escaping is done by the
   writer.
+- :func:`for_html`: control characters made visible as on the terminal (HTML calls them
+  parse errors, and a NUL is dropped), then HTML's own escaping (``<``, ``&``, quotes).
+- :func:`for_markdown`: control characters made visible; in a table cell (``cell``) every
+  ``|`` is escaped, inside code spans too (GitHub-flavoured Markdown splits a row at any
+  unescaped pipe: a tile ``[3|4]`` would break the table), and a newline becomes a space.
+- :func:`code_span`: a value as a Markdown code span that its own backticks cannot end.
+
+JSON needs no function here: the result stream holds strict JSON only (the protocol
+decoder refuses NaN, Infinity and lone surrogates in values, and replaces them in free
+text), and what is kept of an answer is bounded (:mod:`horserace.conformance.bounds`).
 """
 
 from __future__ import annotations
 
+import html
 import re
 
-__all__ = ["for_terminal", "for_xml"]
+__all__ = ["code_span", "for_html", "for_markdown", "for_terminal", "for_xml"]
 
 # C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F, which some
 # terminals obey as ESC sequences).
@@ -37,3 +48,26 @@ def for_terminal(text: str, *, one_line: bool = False) -> str:
 def for_xml(text: str) -> str:
     """``text`` with every character XML 1.0 forbids made visible."""
     return _NOT_XML.sub(_visible, text)
+
+
+def for_html(text: str) -> str:
+    """``text`` for HTML text or a quoted attribute: control characters visible (newlines
+    and tabs kept), then ``<``, ``>``, ``&`` and both quotes escaped."""
+    return html.escape(_TERMINAL.sub(_visible, text), quote=True)
+
+
+def for_markdown(text: str, *, cell: bool = False) -> str:
+    """``text`` for Markdown: control characters visible; ``cell``: fit for one table
+    cell (pipes escaped, newlines as spaces)."""
+    if cell:
+        return _TERMINAL_ONE_LINE.sub(lambda m: " " if m.group() in "\r\n" else _visible(m), text).replace("|", "\\|")
+    return _TERMINAL.sub(_visible, text)
+
+
+def code_span(text: str, *, cell: bool = False) -> str:
+    """``text`` as a Markdown code span: fenced by one backtick more than the longest
+    run of backticks inside it (CommonMark), padded where it starts or ends with one."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{for_markdown(text, cell=cell)}{pad}{fence}"

@@ -1,7 +1,8 @@
 """The HTML conformance report: one self-contained page made from the result stream.
 
-Inline CSS, no script, no external resource.  Every text from the stream is escaped
-(fixture descriptions, messages and the implementation's answers are not trusted).  For a
+Inline CSS, no script, no external resource.  Every text from the stream is escaped by
+:func:`horserace.reports.escape.for_html` (fixture descriptions, messages and the
+implementation's answers are not trusted: markup and control characters alike).  For a
 failing fixture that involves a layout, the page draws the layout at the failing step
 (:func:`failing_layout`) with :func:`horserace.reports.svg.layout_svg`.
 """
@@ -10,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from html import escape
 from typing import Any
 
 from horserace.corpus.status import Status
+from horserace.reports.escape import for_html
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
 from horserace.reports.svg import layout_svg
 
@@ -75,7 +76,7 @@ summary { cursor: pointer; font-weight: bold; }
 
 
 def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+    return for_html(str(value))
 
 
 def _json(value: Any, indent: int | None = 2) -> str:

@@ -1,9 +1,17 @@
-"""``report.md``: the run as GitHub-flavoured Markdown."""
+"""``report.md``: the run as GitHub-flavoured Markdown.
+
+Every text that came from the stream goes through :mod:`horserace.reports.escape`:
+table cells have their pipes escaped (a tile ``[3|4]`` would split a row), values are
+code spans that their own backticks cannot end, and an implementation's message is a
+fenced block, so that nothing it wrote is read as Markdown or HTML.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 
+from horserace.reports.escape import code_span, for_markdown
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
 
 __all__ = ["markdown"]
@@ -13,7 +21,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     counts = footer.get("counts", tally(results))
     verdict = "conformant" if footer.get("conformant") else "not conformant"
     lines = [
-        f"# Horse Race conformance: {implementation_name(header)}",
+        f"# Horse Race conformance: {for_markdown(implementation_name(header), cell=True)}",
         "",
         f"Suite {header.get('suite')}, protocol {header.get('protocol')}, {header.get('started')}: **{verdict}**.",
         "",
@@ -22,7 +30,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     ]
     lines += [f"| {k} | {n} |" for k, n in counts.items() if n]
     if footer.get("unusable"):
-        lines += ["", f"The implementation could not be used: {footer['unusable']}"]
+        lines += ["", "The implementation could not be used:", "", *_fenced(str(footer["unusable"]))]
     lines += [
         "",
         "## Per rule",
@@ -40,12 +48,25 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
         for r in failing:
             lines.append(f"### {r['id']} ({r['rule']}): {r['status']}")
             lines.append("")
-            lines.append(f"{r.get('description', '')} — `{r['file']}:{r['line']}`")
+            place = code_span(f"{r['file']}:{r['line']}")
+            lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
             if r["message"]:
-                lines += ["", r["message"].replace("|", "\\|")]
+                lines += ["", *_fenced(r["message"])]
             if r.get("differences"):
                 lines += ["", "| field | expected | actual |", "|---|---|---|"]
                 for d in r["differences"]:
-                    lines.append(f"| `{d['path']}` | `{json.dumps(d['expected'])}` | `{json.dumps(d['actual'])}` |")
+                    cells = (d["path"], _value(d["expected"]), _value(d["actual"]))
+                    lines.append("| " + " | ".join(code_span(c, cell=True) for c in cells) + " |")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _value(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _fenced(text: str) -> list[str]:
+    """``text`` as a fenced code block that no run of backticks inside it can close."""
+    longest = max((len(run) for run in re.findall("`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    return [f"{fence}text", for_markdown(text), fence]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 import time
 
 from horserace.conformance.server import answer
@@ -33,6 +34,32 @@ def bump() -> int:
     with open(COUNT_FILE, "w") as f:
         f.write(str(n))
     return n
+
+
+#: The payload of the huge-* modes, made once (a request must not wait for it).
+def _huge() -> bytes:
+    """Made once per machine and kept in a file: in one-shot mode every request starts a
+    process, and its time limit must not go on making 15 MiB."""
+    make = {
+        "huge-containers": lambda: b",".join([b"{}"] * ((15 * 1024 * 1024) // 3)),
+        "huge-strings": lambda: json.dumps([f"{i:x}" for i in range(1_500_000)]).encode(),
+        "huge-message": lambda: b'"' + b"m" * (15 * 1024 * 1024) + b'"',
+    }.get(MODE)
+    if make is None:
+        return b""
+    cache = os.path.join(tempfile.gettempdir(), f"horserace-fake-{MODE}.json")
+    try:
+        with open(cache, "rb") as f:
+            return f.read()
+    except OSError:
+        data = make()
+        with tempfile.NamedTemporaryFile(dir=os.path.dirname(cache), delete=False) as f:
+            f.write(data)
+        os.replace(f.name, cache)
+        return data
+
+
+HUGE = _huge()
 
 
 def out(data: bytes) -> None:
@@ -61,6 +88,8 @@ def main() -> None:
                 reply["name"] = "fake \ud800 engine"
             if MODE == "nan-hello":
                 reply["score"] = float("nan")
+            if MODE == "huge-name":  # 15 MiB of free text in the hello
+                reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())
             continue
         seq_fixture = msg["seq"].split("/")[0]
@@ -98,6 +127,21 @@ def main() -> None:
             continue
         if MODE == "non-utf8" and seq_fixture == ARG:
             out(b'{"type": "result", "seq": "\xff\xfe"}\n')
+            continue
+        hit = ARG in ("*", seq_fixture)  # "*": every fixture
+        if MODE == "huge-containers" and hit:  # 15 MiB of empty objects: 370 MiB to decode
+            out(b'{"type": "result", "seq": "' + msg["seq"].encode() + b'", "observations": {"x": [' + HUGE + b"]}}\n")
+            continue
+        if MODE == "huge-strings" and hit and reply["type"] == "result":  # 12 MiB of distinct short strings
+            key = next((k for k, v in reply["observations"].items() if isinstance(v, list)), None)
+            if key is not None:
+                reply["observations"][key] = "@HUGE@"
+                line = json.dumps(reply).encode().replace(b'"@HUGE@"', HUGE)
+                out(line + b"\n")
+                continue
+        if MODE == "huge-message" and hit:  # 15 MiB of free text
+            reply = {"type": "error", "seq": msg["seq"], "message": "@HUGE@"}
+            out(json.dumps(reply).encode().replace(b'"@HUGE@"', HUGE) + b"\n")
             continue
         if MODE == "huge-line" and seq_fixture == ARG:
             out(b'{"type": "result", "seq": "' + b"x" * (17 * 1024 * 1024) + b'"}\n')
