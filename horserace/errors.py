@@ -17,6 +17,9 @@ branches; the command line maps each branch to one exit code
 - :class:`UsageError`: the command line names something that does not exist, or gives a
   value out of range.
 
+And outside the four, :class:`EnvironmentFailure`: the machine failed (a full disk, a
+permission refused while writing), not anything the user gave.
+
 This module imports nothing of horserace: every room may raise these.
 """
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "EnvironmentFailure",
     "ExpectationsError",
     "FixtureError",
     "HorseRaceError",
@@ -203,3 +207,19 @@ class ImplementationFailure(ImplementationError):
 class UsageError(HorseRaceError):
     """The command line is wrong: a name or path that does not exist, a value out of
     range, a missing option."""
+
+
+# ---------------------------------------------------------------------- the machine
+class EnvironmentFailure(HorseRaceError):
+    """The machine failed horserace, not the input or the implementation: a full disk, a
+    file too large for its limit, a permission refused or a read-only file system while
+    writing a report.  ``path`` is the file concerned, where there is one."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+    @classmethod
+    def from_os_error(cls, exc: OSError, path: object, doing: str = "write") -> EnvironmentFailure:
+        reason = exc.strerror or type(exc).__name__
+        return cls(f"cannot {doing} {path}: {reason}", str(path))

@@ -15,7 +15,7 @@ from horserace._version import __version__
 from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, exit_code_for
-from horserace.errors import HorseRaceError, ImplementationUnusable, InputError, UsageError
+from horserace.errors import EnvironmentFailure, HorseRaceError, ImplementationUnusable, InputError, UsageError
 
 __all__ = ["build_parser", "entry_point", "main"]
 
@@ -40,7 +40,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "Start with 'horserace conform' to run the scenario corpus against the reference engine, "
         'or against your own implementation with --impl "COMMAND" (see spec/protocol.md).',
         epilog="Exit codes: 0 success; 1 failures or differences found; 2 invalid input data; "
-        "3 implementation under test unusable; 4 usage error; 5 internal error; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.",
+        "3 implementation under test unusable; 4 usage error; 5 internal error; 6 the environment failed "
+        "(a full disk, a permission); 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"horserace {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
@@ -61,6 +62,8 @@ def _message(exc: BaseException) -> str:
         return f"horserace: {exc.render()}"
     if isinstance(exc, ImplementationUnusable):
         return f"horserace: the implementation is unusable: {exc}"
+    if isinstance(exc, EnvironmentFailure):
+        return f"horserace: the environment failed: {exc}"
     if isinstance(exc, KeyboardInterrupt):
         return "horserace: interrupted"
     return f"horserace: {exc}"
@@ -80,6 +83,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say
         return ExitCode.OK
+    except OSError as exc:
+        code = exit_code_for(exc)
+        if code is ExitCode.INTERNAL:
+            if debug:
+                raise
+            print(
+                f"horserace: internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)",
+                file=sys.stderr,
+            )
+        else:  # a full disk, a permission refused: the machine's, not a defect of ours
+            where = f": {exc.filename}" if exc.filename else ""
+            print(f"horserace: the environment failed: {exc.strerror or exc}{where}", file=sys.stderr)
+        return code
     except (HorseRaceError, KeyboardInterrupt) as exc:
         code = exit_code_for(exc)
         if code is ExitCode.INTERNAL and debug:

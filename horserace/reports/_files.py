@@ -1,5 +1,6 @@
 """Writing report files: atomically (a temporary file renamed into place), readable as
-ordinary files are."""
+ordinary files are; a write the machine refuses (a full disk, a permission) is an
+:class:`~horserace.errors.EnvironmentFailure`, and leaves no temporary file behind."""
 
 from __future__ import annotations
 
@@ -7,16 +8,36 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write", "readable"]
+from horserace.errors import EnvironmentFailure
+
+__all__ = ["atomic_write", "discard", "readable"]
 
 
 def atomic_write(path: Path, text: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    readable(Path(tmp))
-    os.replace(tmp, path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise EnvironmentFailure.from_os_error(exc, path) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        readable(Path(tmp))
+        os.replace(tmp, path)
+    except OSError as exc:
+        discard(Path(tmp))
+        raise EnvironmentFailure.from_os_error(exc, path) from None
+    except BaseException:  # an interruption: no temporary file is left either
+        discard(Path(tmp))
+        raise
     return path
+
+
+def discard(path: Path) -> None:
+    """Remove a temporary file, if it is there."""
+    try:
+        path.unlink()
+    except OSError:
+        pass
 
 
 def _current_umask() -> int:

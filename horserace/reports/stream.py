@@ -3,7 +3,9 @@
 The stream is a header (suite and protocol versions, the implementation's hello, the
 options), one line per fixture, and a footer (counts, verdict).  It is written to a
 temporary file and renamed into place, so a reader never sees half a stream, and it is
-finished (with ``"interrupted": true``) even when the run is cut short.  The terminal
+finished (with ``"interrupted": true``) even when the run is cut short.  A write the
+machine refuses (a full disk) stops the writing, removes the temporary file, and is
+raised by :meth:`ResultStream.finish` as an :class:`~horserace.errors.EnvironmentFailure`.  The terminal
 summary, JSON, JUnit XML, Markdown and HTML reports are made from the stream alone.
 """
 
@@ -17,7 +19,8 @@ import time
 from pathlib import Path
 
 from horserace._version import PROTOCOL_VERSION, __version__
-from horserace.reports._files import readable
+from horserace.errors import EnvironmentFailure
+from horserace.reports._files import discard, readable
 from horserace.reports.summary import tally
 
 __all__ = ["ResultStream", "read_stream"]
@@ -28,10 +31,16 @@ class ResultStream:
 
     def __init__(self, path: Path, header: dict) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".jsonl.tmp", dir=self.path.parent)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".jsonl.tmp", dir=self.path.parent)
+        except OSError as exc:
+            raise EnvironmentFailure.from_os_error(exc, self.path) from None
         self._tmp = Path(tmp)
         self._file = os.fdopen(fd, "w", encoding="utf-8")
+        #: The first write the machine refused (a full disk): nothing more is written, the
+        #: temporary file is removed, and :meth:`finish` raises it.
+        self.failure: EnvironmentFailure | None = None
         #: Written with the first result (so that the implementation's hello can join it).
         self.header = {
             "record": "header",
@@ -46,10 +55,25 @@ class ResultStream:
         self._lock = threading.RLock()
 
     def _write(self, record: dict) -> None:
-        if not self._header_written:
-            self._header_written = True
-            self._write(self.header)
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if self.failure is not None:
+            return
+        try:
+            if not self._header_written:
+                self._header_written = True
+                self._file.write(json.dumps(self.header, ensure_ascii=False) + "\n")
+            self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: OSError) -> None:
+        """A write refused (from a worker thread, too): remember it, stop writing, and
+        leave no temporary file."""
+        self.failure = EnvironmentFailure.from_os_error(exc, self.path)
+        try:
+            self._file.close()
+        except OSError:
+            pass
+        discard(self._tmp)
 
     def add(self, record: dict) -> None:
         with self._lock:
@@ -66,17 +90,23 @@ class ResultStream:
     def _finish(self, footer: dict) -> None:
         self.footer = {"record": "footer", "finished": _now(), **footer}
         self._write(self.footer)
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        readable(self._tmp)
-        os.replace(self._tmp, self.path)
+        if self.failure is None:
+            try:
+                self._file.flush()
+                os.fsync(self._file.fileno())
+                self._file.close()
+                readable(self._tmp)
+                os.replace(self._tmp, self.path)
+            except OSError as exc:
+                self._fail(exc)
+        if self.failure is not None:
+            raise self.failure
 
     def __enter__(self) -> ResultStream:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if self.footer is None:
+        if self.footer is None and not (self.failure is not None and exc is self.failure):
             self.finish(
                 {
                     "interrupted": True,

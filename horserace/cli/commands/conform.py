@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ from horserace.cli._options import (
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
-from horserace.errors import ImplementationUnusable, UsageError
+from horserace.errors import EnvironmentFailure, ImplementationUnusable, UsageError
 
 if TYPE_CHECKING:
     from horserace.conformance.runner import Options, Outcome
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 __all__ = ["NAME", "register", "run"]
 
 NAME = "conform"
+#: What a run writes into its report folder.
+REPORT_FILES = ("results.jsonl", "report.json", "junit.xml", "report.md", "report.html")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -147,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     bar = progress(sys.stderr.isatty())
     done = [0]
     stopped: BaseException | None = None
+    started = time.time()
     previous = _stop_on_signals()
     try:
         with ResultStream(stream_path, header) as stream:
@@ -156,10 +160,19 @@ def run(args: argparse.Namespace) -> int:
         # stopped, and every report is written from what the stream holds.
         kill_all()
         stopped = exc
+    except EnvironmentFailure:
+        kill_all()
+        clear_progress(bar)
+        _remove_stale(out_dir, started)
+        raise
     finally:
         _restore_signals(previous)
     clear_progress(bar)
-    written = write_all(stream_path, out_dir)
+    try:
+        written = write_all(stream_path, out_dir)
+    except EnvironmentFailure:
+        _remove_stale(out_dir, started)
+        raise
     header_r, results, footer = read_stream(stream_path)
     if args.write_expectations and stopped is None:
         write_expectations(args.write_expectations, results)
@@ -184,6 +197,18 @@ def run(args: argparse.Namespace) -> int:
         return exit_code_for(stopped)
     code: int = footer.get("exit_code", ExitCode.FAILURES)
     return code
+
+
+def _remove_stale(out_dir: Path, started: float) -> None:
+    """After a write the machine refused: remove every report of an earlier run left in
+    the folder (it would pass for this run's), keeping those this run wrote."""
+    for name in REPORT_FILES:
+        path = out_dir / name
+        try:
+            if path.stat().st_mtime < started:
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _stop_on_signals() -> dict[int, Any]:
