@@ -219,20 +219,12 @@ class Worker:
                 self._restart(sent, todo)
                 continue
             problem = answer_problems(answer)
+            message = "invalid answer: " + "; ".join(problem[:3])
             if not problem and answer.get("seq") != seq:
-                problem = [
-                    f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}: a line nobody asked for, "
-                    "or answers out of order"
-                ]
+                problem = [answer.get("seq")]
+                message = _out_of_turn(fx, seq, answer.get("seq"), [s for _, s in sent])
             if problem:
-                emit(
-                    Outcome(
-                        fx,
-                        Status.CRASH,
-                        "invalid answer: " + "; ".join(problem[:3]),
-                        seconds=time.perf_counter() - start,
-                    )
-                )
+                emit(Outcome(fx, Status.CRASH, message, seconds=time.perf_counter() - start))
                 self.impl.kill()
                 self._restart(sent, todo)
                 continue
@@ -282,6 +274,17 @@ class Worker:
 
     def close(self) -> None:
         self.impl.stop()
+
+
+def _out_of_turn(fx: Fixture, seq: str, echoed: object, later: list[str]) -> str:
+    """What an answer with another fixture's ``seq`` means (spec/protocol.md, "One
+    request per fixture"): answers come in the order of the requests."""
+    if echoed in later:
+        return (
+            f"no answer for {fx.id}: the implementation answered {echoed} in its place "
+            "(answers come in the order of the requests)"
+        )
+    return f"answer echoes seq {cut(str(echoed), 200)!r}, expected {seq!r}: a line nobody asked for"
 
 
 def applicable(fx: Fixture, hello: dict, ruleset: Ruleset) -> str | None:

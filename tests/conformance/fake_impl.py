@@ -118,6 +118,8 @@ def main() -> None:
                 os._exit(0)
             time.sleep(0.2)  # the daemon is up
             os._exit(3)
+        if MODE == "skip-one" and seq_fixture == ARG:  # no answer to this request; later ones are answered
+            continue
         if MODE == "hang-fixture" and seq_fixture == ARG:
             time.sleep(3600)
         if MODE == "exit-midway" and n == int(ARG):

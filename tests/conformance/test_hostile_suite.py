@@ -67,6 +67,8 @@ class Case:
     name_has: str = ""
     #: Words the terminal output must hold.
     terminal_has: str = ""
+    #: The test's ID, where one mode has two cases.
+    label: str = ""
     #: Only in these modes (the one-shot mode has no process that outlives a request).
     modes: tuple[str, ...] = tuple(MODES)
 
@@ -106,6 +108,12 @@ CASES = [
     Case("setsid-exit", LAYOUT, broken={LAYOUT: ("", "")}),
     Case("setsid-clean-env", LAYOUT, broken={LAYOUT: ("", "")}),
     Case("extra-lines", LAYOUT, exit=(0, 1), any_one=("crash", "nobody asked for")),
+    # No answer to one request, answers to the later ones: in persistent mode the next
+    # answer arrives in its place (elsewhere the process exits or the time runs out).
+    Case("skip-one", SETTLEMENT, broken={SETTLEMENT: ("crash", f"no answer for {SETTLEMENT}")}, modes=("persistent",)),
+    Case(
+        "skip-one", SETTLEMENT, broken={SETTLEMENT: ("", "")}, modes=("one-shot", "jobs-2"), label="skip-one-elsewhere"
+    ),
     # Handshakes that make the implementation unusable (exit 3, reports still written).
     Case("deep-hello", exit=3),
     Case("nan-hello", exit=3),
@@ -279,7 +287,7 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc and pgrep: Linux")
-@pytest.mark.parametrize("case", CASES, ids=[c.mode for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.label or c.mode for c in CASES])
 def test_a_hostile_implementation_cannot_break_the_runner(case, tmp_path, five):
     with ThreadPoolExecutor(len(case.modes)) as pool:
         found = dict(zip(case.modes, pool.map(lambda m: _run(case, m, tmp_path / m, five), case.modes)))
