@@ -221,7 +221,7 @@ class Worker:
             problem = answer_problems(answer)
             message = "invalid answer: " + "; ".join(problem[:3])
             if not problem and answer.get("seq") != seq:
-                problem = [answer.get("seq")]
+                problem = [f"seq {answer.get('seq')!r}"]
                 message = _out_of_turn(fx, seq, answer.get("seq"), [s for _, s in sent])
             if problem:
                 emit(Outcome(fx, Status.CRASH, message, seconds=time.perf_counter() - start))
