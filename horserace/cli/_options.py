@@ -18,7 +18,7 @@ from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
 
 if TYPE_CHECKING:
-    from horserace.corpus.fixture import Corpus
+    from horserace.corpus.fixture import Corpus, Fixture
 
 __all__ = [
     "MAX_JOBS",
@@ -34,6 +34,7 @@ __all__ = [
     "progress",
     "ruleset_from",
     "seconds",
+    "selected_fixtures",
     "selection_options",
     "variant_options",
     "write_out",
@@ -129,6 +130,18 @@ def selection_options(p: argparse.ArgumentParser) -> None:
         help="only fixtures matching a fixture ID, rule ID or kind (id:, rule:, kind: to be explicit; repeatable)",
     )
     p.add_argument("--deselect", action="append", metavar="WHAT", help="leave out fixtures matching WHAT (repeatable)")
+
+
+def selected_fixtures(fixtures: list[Fixture], args: argparse.Namespace) -> list[Fixture]:
+    """The fixtures ``--select`` and ``--deselect`` leave; a selection that leaves none
+    is a usage error (a run of nothing would pass for a green one)."""
+    from horserace.corpus.selection import select  # noqa: PLC0415  (start-up: only the commands that select)
+
+    chosen = select(fixtures, args.select, args.deselect)
+    if fixtures and not chosen and (args.select or args.deselect):
+        words = [f"--select {w}" for w in args.select or ()] + [f"--deselect {w}" for w in args.deselect or ()]
+        raise UsageError(f"horserace: {' '.join(words)}: no fixture matches (a fixture ID, a rule ID or a kind)")
+    return chosen
 
 
 def ruleset_from(args: argparse.Namespace) -> Ruleset:

@@ -391,5 +391,10 @@ def counts(outcomes: list[Outcome]) -> dict[str, int]:
     return tally
 
 
-def conformant(outcomes: list[Outcome]) -> bool:
-    return not any(o.status in FAILING for o in outcomes)
+def conformant(outcomes: list[Outcome], *, require_all: bool = False) -> bool:
+    """No failure, and something ran: a run in which every fixture was skipped proves
+    nothing.  ``require_all``: no fixture skipped either."""
+    ran = [o for o in outcomes if o.status is not Status.SKIP]
+    if not ran or any(o.status in FAILING for o in ran):
+        return False
+    return not (require_all and len(ran) < len(outcomes))

@@ -16,6 +16,7 @@ from typing import Any
 from horserace.corpus.status import Status
 from horserace.reports.escape import for_html
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 
 __all__ = ["OUTCOME_ORDER", "failing_layout", "render_html"]
@@ -262,16 +263,6 @@ def _drawing(record: dict) -> str:
 
 
 # ---------------------------------------------------------------- the page
-def _verdict(footer: dict) -> tuple[str, str]:
-    if footer.get("unusable"):
-        return "IMPLEMENTATION UNUSABLE", "bad"
-    if footer.get("interrupted"):
-        return "INTERRUPTED", "warn"
-    if footer.get("conformant"):
-        return "CONFORMANT", "ok"
-    return "NOT CONFORMANT", "bad"
-
-
 def _differences_table(record: dict) -> str:
     diffs = [d for d in record.get("differences") or [] if isinstance(d, dict)]
     if not diffs:
@@ -345,7 +336,8 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     results = [r for r in results or [] if isinstance(r, dict)]
     hello = header.get("implementation") if isinstance(header.get("implementation"), dict) else {}
     name = implementation_name(header)
-    verdict, verdict_class = _verdict(footer)
+    judged = run_verdict(header, results, footer)
+    verdict, verdict_class = judged.text, judged.tone
     failing = [r for r in results if r.get("status") not in PASSING]
     taken: set[str] = set()
     anchors: dict[str, str] = {}

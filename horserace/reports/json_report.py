@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from horserace.reports.summary import per_rule
+from horserace.reports.summary import per_rule, verdict
 
 __all__ = ["json_report"]
 
 
 def json_report(header: dict, results: list[dict], footer: dict) -> dict:
-    return {"header": header, "footer": footer, "rules": per_rule(results), "results": results}
+    judged = verdict(header, results, footer)
+    return {
+        "header": header,
+        "footer": footer,
+        "verdict": {"text": judged.text, "tone": judged.tone},
+        "rules": per_rule(results),
+        "results": results,
+    }

@@ -13,13 +13,14 @@ import re
 
 from horserace.reports.escape import code_span, for_markdown
 from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.summary import verdict as run_verdict
 
 __all__ = ["markdown"]
 
 
 def markdown(header: dict, results: list[dict], footer: dict) -> str:
     counts = footer.get("counts", tally(results))
-    verdict = "conformant" if footer.get("conformant") else "not conformant"
+    verdict = run_verdict(header, results, footer).text
     lines = [
         f"# Horse Race conformance: {for_markdown(implementation_name(header), cell=True)}",
         "",

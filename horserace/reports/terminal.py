@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from horserace.reports.escape import for_terminal
-from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.summary import PASSING, implementation_name, per_rule, tally, verdict
 
 __all__ = ["terminal"]
 
@@ -43,8 +43,5 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
     counts = footer.get("counts", tally(results))
     lines.append("")
     lines.append(", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no fixtures")
-    verdict = "CONFORMANT" if footer.get("conformant") else "NOT CONFORMANT"
-    if footer.get("interrupted"):
-        verdict = "INTERRUPTED"
-    lines.append(verdict)
+    lines.append(verdict(header, results, footer).text)
     return "\n".join(lines)

@@ -88,6 +88,10 @@ def main() -> None:
                 reply["name"] = "fake \ud800 engine"
             if MODE == "nan-hello":
                 reply["score"] = float("nan")
+            if MODE == "no-kinds":
+                reply["kinds"] = []
+            if MODE == "settlement-only":
+                reply["kinds"] = ["settlement"]
             if MODE == "huge-name":  # 15 MiB of free text in the hello
                 reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())

@@ -23,6 +23,7 @@ from horserace.cli._options import (
     print_load_errors,
     progress,
     seconds,
+    selected_fixtures,
     selection_options,
     write_out,
 )
@@ -80,6 +81,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DIR",
         help="where the reports go (default: ./horserace-report)",
     )
+    p.add_argument(
+        "--require-all",
+        action="store_true",
+        help="a skipped fixture fails the run too (for a CI that wants every fixture run)",
+    )
     selection_options(p)
     format_option(p)
 
@@ -101,7 +107,6 @@ def run(args: argparse.Namespace) -> int:
     from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
     from horserace.conformance.process import kill_all
     from horserace.conformance.runner import Options
-    from horserace.corpus.selection import select
     from horserace.reports.stream import ResultStream, read_stream
     from horserace.reports.summary import per_rule
     from horserace.reports.terminal import terminal
@@ -123,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         return print_load_errors(corpus, args.format)
     expected = read_expectations(args.expectations) if args.expectations else {}
     unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
-    fixtures = select(corpus.fixtures, args.select, args.deselect)
+    fixtures = selected_fixtures(corpus.fixtures, args)
     options = Options(
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
             "jobs": args.jobs,
             "strict_rule_ids": args.strict_rule_ids,
             "expectations": args.expectations,
+            "require_all": args.require_all,
         },
         "fixtures": len(fixtures),
         "implementation": None,
@@ -154,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     previous = _stop_on_signals()
     try:
         with ResultStream(stream_path, header) as stream:
-            _run_into(stream, argv, fixtures, options, bar, done)
+            _run_into(stream, argv, fixtures, options, bar, done, args.require_all)
     except (KeyboardInterrupt, Stopped) as exc:
         # The stream was finished as interrupted on the way out; the implementations are
         # stopped, and every report is written from what the stream holds.
@@ -236,6 +242,7 @@ def _run_into(
     options: Options,
     bar: Callable[[str], None] | None,
     done: list[int],
+    require_all: bool = False,
 ) -> None:
     """Run the fixtures, every outcome into ``stream``, and finish it with the verdict."""
     from horserace.conformance.runner import conformant, counts
@@ -264,11 +271,12 @@ def _run_into(
             }
         )
     else:
-        ok = conformant(outcomes)
+        ok = conformant(outcomes, require_all=require_all)
         stream.finish(
             {
                 "counts": counts(outcomes),
                 "conformant": ok,
+                "require_all": require_all,
                 "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
             }
         )

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from horserace.cli._options import load_corpus, paths_option, print_load_errors, selection_options, write_out
+from horserace.cli._options import (
+    load_corpus,
+    paths_option,
+    print_load_errors,
+    selected_fixtures,
+    selection_options,
+    write_out,
+)
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -41,7 +48,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from horserace.corpus.selection import select
     from horserace.quality.ruleset_diff import run_diff
     from horserace.reports.diff_text import format_markdown, format_text
     from horserace.resources.rulesets import resolve
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, "text" if args.format == "markdown" else args.format)
-    report = run_diff(select(corpus.fixtures, args.select, args.deselect), a, b, play=args.play, seed=args.seed)
+    report = run_diff(selected_fixtures(corpus.fixtures, args), a, b, play=args.play, seed=args.seed)
     if args.format == "json":
         write_out(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif args.format == "markdown":

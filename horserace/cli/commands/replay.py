@@ -12,6 +12,7 @@ from horserace.cli._options import (
     paths_option,
     print_load_errors,
     ruleset_from,
+    selected_fixtures,
     selection_options,
     variant_options,
     write_out,
@@ -43,7 +44,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from horserace.corpus.replay import replay_fixture
-    from horserace.corpus.selection import select
     from horserace.corpus.status import Status
     from horserace.reports.command_text import replay_text
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if corpus.errors:
         return print_load_errors(corpus, args.format)
     ruleset = ruleset_from(args) if (args.variant or args.rules) else None
-    fixtures = select(corpus.fixtures, args.select, args.deselect)
+    fixtures = selected_fixtures(corpus.fixtures, args)
     results = [replay_fixture(fx, ruleset) for fx in fixtures]
     elapsed = time.perf_counter() - start
     counts = {
