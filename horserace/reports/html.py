@@ -15,7 +15,7 @@ from typing import Any
 
 from horserace.corpus.status import Status
 from horserace.reports.escape import for_html
-from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally
 from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 
@@ -410,9 +410,26 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
         + "</tbody></table>"
     )
 
-    out.append("<h2>Per rule</h2>")
     rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
-    if rows:
+    ranking = most_cited(rows)
+    if ranking:
+        out.append("<h2>Most cited by failing fixtures</h2>")
+        out.append(
+            '<table class="rules"><thead><tr><th>rule</th><th class="num">failing fixtures</th>'
+            '<th class="num">as primary rule</th><th>title</th></tr></thead><tbody>'
+            + "".join(
+                f'<tr class="failed"><td><code>{_e(row["rule"])}</code></td><td class="num">{row["failed"]}</td>'
+                f'<td class="num">{row["primary_failed"]}</td><td>{_e(row["title"])}</td></tr>'
+                for row in ranking
+            )
+            + "</tbody></table>"
+        )
+    out.append("<h2>Per rule</h2>")
+    out.append(
+        '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
+        "every rule it cites.</p>"
+    )
+    if results:
         body = []
         for row in rows:
             links = " ".join(
@@ -420,13 +437,14 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             )
             cls = ' class="failed"' if row["failed"] else ""
             body.append(
-                f'<tr{cls}><td><code>{_e(row["rule"])}</code></td><td class="num">{row["passed"]}</td>'
+                f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td>{_e(row['title'])}</td>"
+                f'<td class="num">{row["passed"]}</td>'
                 f'<td class="num">{row["failed"]}</td><td class="num">{row["skipped"]}</td>'
                 f'<td class="failing-ids">{links}</td></tr>'
             )
         out.append(
-            '<table class="rules"><thead><tr><th>rule</th><th class="num">passed</th><th class="num">failed</th>'
-            '<th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
+            '<table class="rules"><thead><tr><th>rule</th><th>title</th><th class="num">passed</th>'
+            '<th class="num">failed</th><th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
             + "".join(body)
             + "</tbody></table>"
         )

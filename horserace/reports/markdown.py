@@ -12,8 +12,9 @@ import json
 import re
 
 from horserace.reports.escape import code_span, for_markdown
-from horserace.reports.summary import PASSING, implementation_name, per_rule, tally
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally
 from horserace.reports.summary import verdict as run_verdict
+from horserace.resources.documents import load_rules
 
 __all__ = ["markdown"]
 
@@ -32,16 +33,30 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     lines += [f"| {k} | {n} |" for k, n in counts.items() if n]
     if footer.get("unusable"):
         lines += ["", "The implementation could not be used:", "", *_fenced(str(footer["unusable"]))]
+    rows = per_rule(results)
+    ranking = most_cited(rows)
+    if ranking:
+        lines += ["", "## Most cited by failing fixtures", "", "| rule | failing fixtures | as primary rule | title |"]
+        lines.append("|---|---:|---:|---|")
+        for row in ranking:
+            title = for_markdown(row["title"], cell=True)
+            lines.append(
+                f"| [{row['rule']}]({_rule_link(row['rule'])}) | {row['failed']} | {row['primary_failed']} | {title} |"
+            )
     lines += [
         "",
         "## Per rule",
         "",
-        "| rule | passed | failed | skipped | failing fixtures |",
-        "|---|---:|---:|---:|---|",
+        "Every rule of the specification, in its order; a fixture counts in the row of every rule it cites.",
+        "",
+        "| rule | title | passed | failed | skipped | failing fixtures |",
+        "|---|---|---:|---:|---:|---|",
     ]
-    for row in per_rule(results):
+    for row in rows:
+        title = for_markdown(row["title"], cell=True)
         lines.append(
-            f"| {row['rule']} | {row['passed']} | {row['failed']} | {row['skipped']} | {' '.join(row['failing'])} |"
+            f"| [{row['rule']}]({_rule_link(row['rule'])}) | {title} | {row['passed']} | {row['failed']} | "
+            f"{row['skipped']} | {' '.join(row['failing'])} |"
         )
     failing = [r for r in results if r["status"] not in PASSING]
     if failing:
@@ -71,3 +86,8 @@ def _fenced(text: str) -> list[str]:
     longest = max((len(run) for run in re.findall("`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
     return [f"{fence}text", for_markdown(text), fence]
+
+
+def _rule_link(rule_id: str) -> str:
+    rule = load_rules().get(rule_id)
+    return f"spec/rules.md#{rule.anchor}" if rule else "spec/rules.md"

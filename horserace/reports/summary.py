@@ -3,16 +3,28 @@ name."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from horserace.corpus.status import PASSING, Status
 from horserace.engine.ruleset import CANONICAL
+from horserace.resources.documents import Rule, load_rules
 
 #: The canonical reading of each register field (a hello that leaves a field out follows it).
 CANONICAL_READINGS = CANONICAL.readings
 
-__all__ = ["PASSING", "Verdict", "implementation_name", "per_rule", "scope", "tally", "verdict"]
+__all__ = [
+    "PASSING",
+    "Verdict",
+    "implementation_name",
+    "most_cited",
+    "per_rule",
+    "rule_where",
+    "scope",
+    "tally",
+    "verdict",
+]
 
 
 def tally(results: list[dict]) -> dict[str, int]:
@@ -22,24 +34,46 @@ def tally(results: list[dict]) -> dict[str, int]:
     return out
 
 
-def per_rule(results: list[dict]) -> list[dict]:
-    """Rows of passed / failed / skipped per primary rule, in rule order."""
-    rows: dict[str, dict[str, Any]] = {}
+def per_rule(results: list[dict], rules: Mapping[str, Rule] | None = None) -> list[dict]:
+    """One row per rule of spec/rules.md, in the spec's order, every rule listed (a rule
+    no fixture of the run cites has a row of zeros).  A fixture counts in the row of
+    every rule it cites, not only its primary rule: one bug that fails twenty fixtures
+    shows in the row of the rule they share.  ``primary_failed`` counts the failures whose
+    primary rule it is.  A rule the spec does not have (a stream from another version)
+    gets a row at the end."""
+    rules = load_rules() if rules is None else rules
+    rows: dict[str, dict[str, Any]] = {rule_id: _row(rule_id, rule.title) for rule_id, rule in rules.items()}
     for r in results:
-        row = rows.setdefault(r["rule"], {"rule": r["rule"], "passed": 0, "failed": 0, "skipped": 0, "failing": []})
-        if r["status"] == Status.SKIP:
-            row["skipped"] += 1
-        elif r["status"] in PASSING:
-            row["passed"] += 1
-        else:
-            row["failed"] += 1
-            row["failing"].append(r["id"])
-    return sorted(rows.values(), key=lambda row: _rule_key(row["rule"]))
+        primary = r.get("rule")
+        for rule_id in dict.fromkeys([*([primary] if primary else []), *(r.get("rules") or [])]):
+            row = rows.get(rule_id) or rows.setdefault(rule_id, _row(rule_id, ""))
+            if r["status"] == Status.SKIP:
+                row["skipped"] += 1
+            elif r["status"] in PASSING:
+                row["passed"] += 1
+            else:
+                row["failed"] += 1
+                row["failing"].append(r["id"])
+                if rule_id == primary:
+                    row["primary_failed"] += 1
+    return list(rows.values())
 
 
-def _rule_key(rule: str) -> tuple:
-    parts = rule.split("-")
-    return (parts[1] if len(parts) > 2 else rule, int(parts[-1]) if parts[-1].isdigit() else 0)
+def _row(rule_id: str, title: str) -> dict[str, Any]:
+    return {"rule": rule_id, "title": title, "passed": 0, "failed": 0, "skipped": 0, "primary_failed": 0, "failing": []}
+
+
+def most_cited(rows: list[dict], count: int = 5) -> list[dict]:
+    """The rules cited by the most failing fixtures, most first (spec order among
+    equals): where the cause of many failures most likely is."""
+    return sorted((row for row in rows if row["failed"]), key=lambda row: -row["failed"])[:count]
+
+
+def rule_where(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
+    """Where a rule's text is: ``spec/rules.md#anchor`` (line N)."""
+    rules = load_rules() if rules is None else rules
+    rule = rules.get(rule_id)
+    return f"spec/rules.md#{rule.anchor} (line {rule.line})" if rule else "spec/rules.md"
 
 
 def implementation_name(header: dict) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from horserace.reports.escape import for_terminal
-from horserace.reports.summary import PASSING, implementation_name, per_rule, tally, verdict
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally, verdict
 
 __all__ = ["terminal"]
 
@@ -35,13 +35,29 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
                 for_terminal(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
             )
     rows = per_rule(results)
-    if rows:
+    ranking = most_cited(rows)
+    if ranking:
         lines.append("")
-        lines.append(f"{'rule':<14} {'passed':>7} {'failed':>7} {'skipped':>8}")
+        lines.append("most cited by failing fixtures:")
+        for row in ranking:
+            lines.append(
+                f"  {row['rule']:<12} {row['failed']:>3} failing ({row['primary_failed']} as primary rule)  {row['title']}"
+            )
+    if results:
+        lines.append("")
+        lines.append(
+            f"{'rule':<12} {'passed':>6} {'failed':>6} {'skipped':>7}  title (a fixture counts for every rule it cites)"
+        )
         for row in rows:
-            lines.append(f"{row['rule']:<14} {row['passed']:>7} {row['failed']:>7} {row['skipped']:>8}")
+            lines.append(
+                f"{row['rule']:<12} {row['passed']:>6} {row['failed']:>6} {row['skipped']:>7}  {_short(row['title'])}"
+            )
     counts = footer.get("counts", tally(results))
     lines.append("")
     lines.append(", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no fixtures")
     lines.append(verdict(header, results, footer).text)
     return "\n".join(lines)
+
+
+def _short(title: str, width: int = 48) -> str:
+    return title if len(title) <= width else title[: width - 3] + "..."

@@ -41,6 +41,13 @@ class Rule:
     sources: dict[str, str] = field(default_factory=dict)
     line: int = 0
 
+    @property
+    def anchor(self) -> str:
+        """The rule's heading as a link target (``spec/rules.md#hr-seat-1-modes-of-play-and-scores``),
+        made as GitHub and markdown renderers make heading IDs."""
+        heading = f"{self.id}: {self.title}".lower()
+        return re.sub(r"[^\w\- ]", "", heading).replace(" ", "-")
+
 
 @dataclass(frozen=True)
 class Interpretation:

@@ -22,6 +22,7 @@ from horserace.reports.html import failing_layout, render_html
 from horserace.reports.stream import ResultStream
 from horserace.reports.svg import SPINNER_COLOUR, layout_svg
 from horserace.reports.write import write_all
+from horserace.resources.documents import load_rules
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -466,9 +467,15 @@ def test_page_shows_header_counts_rules_and_failures():
     assert sections == ["fx-7SWR67", "fx-53RZXW"]
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout"') == 2
     assert html.count("<details>") >= 4  # input and expected of each failure
-    # The per-rule row of HR-COUNT-1: one passed, one failed.
-    row = re.search(r"<code>HR-COUNT-1</code></td>(.*?)</tr>", html).group(1)
+    # The per-rule row of HR-COUNT-1: one passed, one failed; the rule is in the ranking too.
+    ranking, per_rule = html.split("<h2>Per rule</h2>")
+    assert "<code>HR-COUNT-1</code>" in ranking.split("<h2>Most cited by failing fixtures</h2>")[1]
+    row = re.search(r"<code>HR-COUNT-1</code></td>(.*?)</tr>", per_rule).group(1)
+    assert "The count after every placement" in row
     assert re.findall(r'class="num">(\d+)<', row) == ["1", "1", "0"]
+    # Every rule of the specification has a row, in its order.
+    listed = re.findall(r"<tr[^>]*><td><code>(HR-[A-Z]+-\d+)</code></td><td>", per_rule)
+    assert listed == list(load_rules())
     # The expected/actual table shows the differing field.
     assert '<code>steps[3].sum</code></td><td class="value">5</td><td class="value">13</td>' in html
 
