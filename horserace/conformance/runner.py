@@ -74,6 +74,7 @@ class Outcome:
         if self.status is Status.REJECTED:
             rec["refused_at"] = self.refused_at
         if self.status in FAILING or self.status is Status.XFAIL:
+            rec["why"] = fx.why  # the hand arithmetic behind the expected values
             rec["input"] = fx.input
             rec["expected"] = fx.expected
             rec["variants"] = fx.variants

@@ -15,9 +15,10 @@ from typing import Any
 
 from horserace.corpus.status import Status
 from horserace.reports.escape import for_html
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_where, tally
 from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
+from horserace.resources.documents import load_rules
 
 __all__ = ["OUTCOME_ORDER", "failing_layout", "render_html"]
 
@@ -73,6 +74,7 @@ figure { margin: 0.8em 0; }
 figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
 details { margin: 0.4em 0; }
 summary { cursor: pointer; font-weight: bold; }
+pre.why { white-space: pre-wrap; }
 """
 
 
@@ -308,6 +310,12 @@ def _fixture_section(record: dict, anchor: str) -> str:
     parts.append("</table>")
     if record.get("message"):
         parts.append(f'<div class="message">{_e(record["message"])}</div>')
+    parts.append(_rule_text(str(record.get("rule", ""))))
+    if record.get("why"):
+        parts.append(
+            "<details open><summary>Why these are the expected values</summary>"
+            f'<pre class="why">{_e(record["why"])}</pre></details>'
+        )
     table = _differences_table(record)
     if table:
         parts.append("<h4>Expected against actual</h4>" + table)
@@ -327,6 +335,17 @@ def _fixture_section(record: dict, anchor: str) -> str:
         parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_e(record['stderr'])}</pre></details>")
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
+
+
+def _rule_text(rule_id: str) -> str:
+    """The primary rule's text, folded, with where it is in the specification."""
+    rule = load_rules().get(rule_id)
+    if rule is None:
+        return ""
+    return (
+        f"<details><summary>{_e(rule.id)}: {_e(rule.title)}</summary>"
+        f'<p class="zero">{_e(rule_where(rule.id))}</p><pre class="why">{_e(rule.text)}</pre></details>'
+    )
 
 
 def render_html(header: dict, results: list[dict], footer: dict) -> str:

@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr as _quoteattr
 
 from horserace.corpus.status import IMPLEMENTATION_ERRORS, Status
 from horserace.reports.escape import for_xml
-from horserace.reports.summary import PASSING, implementation_name
+from horserace.reports.summary import PASSING, first_difference, implementation_name, rule_title, rule_where
 
 __all__ = ["junit_xml"]
 
@@ -37,21 +37,36 @@ def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
     for r in results:
         attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}" file={quoteattr(r["file"])} line="{r["line"]}"'
         status = r["status"]
+        rule = f"{r['rule']}: {rule_title(r['rule'])}"
+        first = first_difference(r) or r["message"] or status
+        message = f"{first} [{rule}]"
         body = "\n".join(
-            f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}"
-            for d in r.get("differences", [])
-        )
+            [
+                *(
+                    f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}"
+                    for d in r.get("differences", [])
+                ),
+                *([r["message"]] if r["message"] and r.get("differences") else []),
+                "",
+                f"rule {rule}",
+                f"text: {rule_where(r['rule'])}",
+                *([f"why: {r['why']}"] if r.get("why") else []),
+            ]
+        ).strip()
         if status in (Status.PASS, Status.XFAIL):
             out.append(f"    <testcase {attrs}/>")
         elif status == Status.SKIP:
             out.append(f"    <testcase {attrs}><skipped message={quoteattr(r['message'])}/></testcase>")
         elif status in IMPLEMENTATION_ERRORS:
+            stderr = f"\n\nstandard error (tail):\n{r['stderr']}" if r.get("stderr") else ""
             out.append(
-                f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(r['message'])}>{escape(r.get('stderr', ''))}</error></testcase>"
+                f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(message)}>"
+                f"{escape(body + stderr)}</error></testcase>"
             )
         else:
             out.append(
-                f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(r['message'] or status)}>{escape(body)}</failure></testcase>"
+                f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(message)}>"
+                f"{escape(body)}</failure></testcase>"
             )
     out.append("  </testsuite>")
     out.append("</testsuites>")

@@ -12,7 +12,7 @@ import json
 import re
 
 from horserace.reports.escape import code_span, for_markdown
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_title, tally
 from horserace.reports.summary import verdict as run_verdict
 from horserace.resources.documents import load_rules
 
@@ -66,8 +66,12 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
             lines.append("")
             place = code_span(f"{r['file']}:{r['line']}")
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
+            rule = r["rule"]
+            lines += ["", f"Rule [{rule}]({_rule_link(rule)}): {for_markdown(rule_title(rule))}"]
             if r["message"]:
                 lines += ["", *_fenced(r["message"])]
+            if r.get("why"):
+                lines += ["", "Why these are the expected values:", "", *_fenced(r["why"])]
             if r.get("differences"):
                 lines += ["", "| field | expected | actual |", "|---|---|---|"]
                 for d in r["differences"]:

@@ -3,6 +3,7 @@ name."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from horserace.corpus.status import PASSING, Status
 from horserace.engine.ruleset import CANONICAL
 from horserace.resources.documents import Rule, load_rules
+from horserace.resources.paths import display_path, spec_dir
 
 #: The canonical reading of each register field (a hello that leaves a field out follows it).
 CANONICAL_READINGS = CANONICAL.readings
@@ -17,9 +19,11 @@ CANONICAL_READINGS = CANONICAL.readings
 __all__ = [
     "PASSING",
     "Verdict",
+    "first_difference",
     "implementation_name",
     "most_cited",
     "per_rule",
+    "rule_title",
     "rule_where",
     "scope",
     "tally",
@@ -70,10 +74,33 @@ def most_cited(rows: list[dict], count: int = 5) -> list[dict]:
 
 
 def rule_where(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
-    """Where a rule's text is: ``spec/rules.md#anchor`` (line N)."""
+    """Where a rule's text is: ``spec/rules.md#anchor``, in the clone or, installed from
+    a wheel, in the package (see :func:`horserace.resources.paths.spec_dir`)."""
     rules = load_rules() if rules is None else rules
     rule = rules.get(rule_id)
-    return f"spec/rules.md#{rule.anchor} (line {rule.line})" if rule else "spec/rules.md"
+    rules_md = display_path(spec_dir() / "rules.md")
+    return f"{rules_md}#{rule.anchor}" if rule else rules_md
+
+
+def rule_title(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
+    rules = load_rules() if rules is None else rules
+    rule = rules.get(rule_id)
+    return rule.title if rule else "(not in this version of spec/rules.md)"
+
+
+def first_difference(record: dict) -> str:
+    """The first difference of a failure in one line (``steps[3].sum: expected 5, got 13``)."""
+    diffs = record.get("differences") or []
+    if not diffs:
+        return ""
+    d = diffs[0]
+    more = f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else ""
+    return f"{d['path']}: expected {_short_json(d['expected'])}, got {_short_json(d['actual'])}{more}"
+
+
+def _short_json(value: object, width: int = 80) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def implementation_name(header: dict) -> str:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 
 from horserace.reports.escape import for_terminal
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, tally, verdict
+from horserace.reports.summary import (
+    PASSING,
+    implementation_name,
+    most_cited,
+    per_rule,
+    rule_title,
+    rule_where,
+    tally,
+    verdict,
+)
 
 __all__ = ["terminal"]
 
@@ -30,10 +39,20 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
                 one_line=True,
             ).rstrip(": ")
         )
-        for d in r.get("differences", [])[:5]:
+        differences = r.get("differences", [])
+        for d in differences[:5]:
             lines.append(
                 for_terminal(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
             )
+        if len(differences) > 5:
+            lines.append(
+                f"    ... and {len(differences) - 5} more differences (every one in report.json and report.html)"
+            )
+        lines.append(
+            for_terminal(f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'])})", one_line=True)
+        )
+        if r.get("why"):
+            lines.append(for_terminal(f"    why: {_short(' '.join(r['why'].split()), 100)}", one_line=True))
     rows = per_rule(results)
     ranking = most_cited(rows)
     if ranking:
