@@ -11,7 +11,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from horserace._version import __version__
 from horserace.conformance.bounds import OBSERVATIONS_LIMIT, bounded, cut
@@ -267,7 +267,7 @@ class Worker:
             fx,
             status,
             cut(message),
-            [Difference(d.at, bounded(d.expected), bounded(d.actual), d.length) for d in diffs],
+            [replace(d, expected=bounded(d.expected), actual=bounded(d.actual)) for d in diffs],
             time.perf_counter() - start,
             observations=observations,
             refused_at=refused_at,

@@ -1,18 +1,33 @@
 """Comparison of expected and actual observations, field by field
-(spec/fixture-format.md: keys absent from ``expected`` are not compared).
+(spec/fixture-format.md, "Comparison"), the one comparison of replay, conform, fuzz and
+diff:
+
+- keys absent from ``expected`` are not compared; a ``divide`` key (perft) on either
+  side only is reported, the extra move of the implementation included;
+- the unordered collections of a layout snapshot (:data:`SET_COLLECTIONS`) are compared
+  as multisets in the canonical encoding: each missing and each extra item is reported
+  once, with its count, wherever it sits in the list;
+- an ordered list of another length is one difference of the whole lists when both are
+  short, else its length and then the items side by side;
+- in an event trace (``events``), each event that differs is shown whole, both versions,
+  from the first on.
 
 A :class:`Difference` says where it is as a structured path (:attr:`Difference.at`, keys
 and list indices), so that a report finds the step or event in dispute without parsing
 text; :attr:`Difference.path` is the same place written for people
-(``steps[3].sum``, ``steps (length)``).
+(``steps[3].sum``, ``steps (length)``); :meth:`Difference.text` the whole line.
 """
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-__all__ = ["MISSING", "Difference", "PathStep", "diff", "format_path"]
+from horserace.corpus.encoding import SORT_KEYS, canonical
+
+__all__ = ["MISSING", "SET_COLLECTIONS", "Difference", "PathStep", "diff", "format_path"]
 
 #: One step into observations: a key of an object or an index of a list.
 PathStep: TypeAlias = str | int
@@ -31,19 +46,41 @@ def format_path(at: tuple[PathStep, ...]) -> str:
     return text
 
 
+#: Unordered collections of a layout snapshot: compared as multisets.
+SET_COLLECTIONS = frozenset(SORT_KEYS)
+#: Ordered lists at most this long (and this short in JSON) are shown whole when their
+#: lengths differ.
+SHORT_LIST = 6
+SHORT_JSON = 240
+
+
 @dataclass(frozen=True)
 class Difference:
     """One field whose expected and actual values differ; with ``length``, the list at
-    ``at`` has another length (``expected`` and ``actual`` are then the lengths)."""
+    ``at`` has another length (``expected`` and ``actual`` are then the lengths); with
+    ``item`` (``"missing"`` or ``"extra"``), one item of an unordered collection is
+    missing from the actual one (``expected`` is the item) or is there but not expected
+    (``actual`` is the item), ``count`` times."""
 
     at: tuple[PathStep, ...]
     expected: Any
     actual: Any
     length: bool = False
+    item: str | None = None
+    count: int = 1
 
     @property
     def path(self) -> str:
         return format_path(self.at) + (" (length)" if self.length else "")
+
+    def text(self) -> str:
+        """The difference in one line, for people."""
+        times = f" (x{self.count})" if self.count > 1 else ""
+        if self.item == "missing":
+            return f"{self.path}: missing {_json(self.expected)}{times}"
+        if self.item == "extra":
+            return f"{self.path}: not expected {_json(self.actual)}{times}"
+        return f"{self.path}: expected {_json(self.expected)}, got {_json(self.actual)}"
 
     @property
     def field(self) -> str | None:
@@ -52,37 +89,93 @@ class Difference:
 
     def to_dict(self) -> dict[str, Any]:
         """For people and ``--format json``: the place as text."""
-        return {"path": self.path, "expected": self.expected, "actual": self.actual}
+        out = {"path": self.path, "expected": self.expected, "actual": self.actual, "text": self.text()}
+        if self.item:
+            out |= {"item": self.item, "count": self.count}
+        return out
 
     def to_record(self) -> dict[str, Any]:
         """For the result stream: the place as text and as the structured path that the
-        reports read (``at``, ``length``)."""
-        return {
+        reports read (``at``, ``length``, ``item``, ``count``)."""
+        out = {
             "path": self.path,
             "at": list(self.at),
             "length": self.length,
             "expected": self.expected,
             "actual": self.actual,
+            "text": self.text(),
         }
+        if self.item:
+            out |= {"item": self.item, "count": self.count}
+        return out
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def diff(
     expected: Any, actual: Any, at: tuple[PathStep, ...] = (), out: list[Difference] | None = None
 ) -> list[Difference]:
-    """Field-by-field differences; keys absent from ``expected`` are not compared."""
+    """Every difference of ``actual`` from ``expected`` (see the module docstring)."""
     out = [] if out is None else out
+    key = next((step for step in reversed(at) if isinstance(step, str)), None) if at else None
     if isinstance(expected, dict) and isinstance(actual, dict):
-        for key, value in expected.items():
-            sub = (*at, key)
-            if key not in actual:
+        for k, value in expected.items():
+            sub = (*at, k)
+            if k not in actual:
                 out.append(Difference(sub, value, MISSING))
             else:
-                diff(value, actual[key], sub, out)
+                diff(value, actual[k], sub, out)
+        if key == "divide":  # a move only the implementation counts is the bug
+            for k in actual.keys() - expected.keys():
+                out.append(Difference((*at, k), MISSING, actual[k]))
     elif isinstance(expected, list) and isinstance(actual, list):
-        if len(expected) != len(actual):
-            out.append(Difference(at, len(expected), len(actual), length=True))
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            diff(e, a, (*at, i), out)
+        if at and at[-1] == key and key in SET_COLLECTIONS:
+            _diff_multiset(expected, actual, at, out)
+        elif at and at[-1] == key == "events":
+            _diff_trace(expected, actual, at, out)
+        else:
+            _diff_list(expected, actual, at, out)
     elif expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
         out.append(Difference(at, expected, actual))  # (1 == True in Python, not here)
     return out
+
+
+def _diff_list(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
+    if len(expected) != len(actual):
+        if _short(expected) and _short(actual):
+            out.append(Difference(at, expected, actual))  # shown whole: clearer than a length and shifted items
+            return
+        out.append(Difference(at, len(expected), len(actual), length=True))
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        diff(e, a, (*at, i), out)
+
+
+def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
+    want = Counter(_key(canonical(item)) for item in expected)
+    have = Counter(_key(canonical(item)) for item in actual)
+    if want == have:
+        return
+    items = {_key(canonical(item)): canonical(item) for item in [*expected, *actual]}
+    for k in sorted(want.keys() - have.keys() | {k for k in want if want[k] > have.get(k, 0)}):
+        out.append(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)))
+    for k in sorted(have.keys() - want.keys() | {k for k in have if have[k] > want.get(k, 0)}):
+        out.append(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)))
+
+
+def _diff_trace(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
+    """Events: each differing event whole, both versions, then the length."""
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        if diff(e, a, (*at, i)):  # compared as usual (absent keys are not), shown whole
+            out.append(Difference((*at, i), e, a))
+    if len(expected) != len(actual):
+        out.append(Difference(at, len(expected), len(actual), length=True))
+
+
+def _short(items: list[Any]) -> bool:
+    return len(items) <= SHORT_LIST and len(_json(items)) <= SHORT_JSON
+
+
+def _key(item: Any) -> str:
+    return json.dumps(item, sort_keys=True, ensure_ascii=False)

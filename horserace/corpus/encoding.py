@@ -21,12 +21,12 @@ if TYPE_CHECKING:  # the play document's types only: the server never makes one
     from horserace.engine.match import Match
     from horserace.engine.sample import PlayedHand
 
-__all__ = ["canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
+__all__ = ["SORT_KEYS", "canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
 
 
 # How the canonical encoding sorts unordered collections (spec/fixture-format.md, HR-MOVE-2):
 # the one order of both the engine's observations and the expected values of fixtures.
-_SORT_KEYS: dict[str, Callable[[Any], Any]] = {
+SORT_KEYS: dict[str, Callable[[Any], Any]] = {
     "contributions": lambda d: (d.get("tile", ""), d.get("port", "")),
     "attachment_points": lambda d: (d.get("tile", ""), d.get("port", "")),
     "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
@@ -50,11 +50,11 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
             else {"tile": NAMES[c.tile], "port": PORT_NAMES[c.port], "value": c.value}
             for c in layout.contributions()
         ),
-        key=_SORT_KEYS["contributions"],
+        key=SORT_KEYS["contributions"],
     )
     points = sorted(
         ({"tile": NAMES[p.tile], "port": PORT_NAMES[p.port], "value": p.value} for p in layout.attachment_points()),
-        key=_SORT_KEYS["attachment_points"],
+        key=SORT_KEYS["attachment_points"],
     )
     joins = sorted(
         (
@@ -64,12 +64,12 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
             ]
             for c in layout.connections()
         ),
-        key=_SORT_KEYS["connections"],
+        key=SORT_KEYS["connections"],
     )
     count = layout.count
     return {
-        "tiles": sorted((NAMES[t] for t in layout.order), key=_SORT_KEYS["tiles"]),
-        "spinners": sorted((NAMES[t] for t in layout.spinners()), key=_SORT_KEYS["spinners"]),
+        "tiles": sorted((NAMES[t] for t in layout.order), key=SORT_KEYS["tiles"]),
+        "spinners": sorted((NAMES[t] for t in layout.spinners()), key=SORT_KEYS["spinners"]),
         "connections": joins,
         "attachment_points": points,
         "contributions": contributions,
@@ -130,7 +130,7 @@ def canonical(value: Any, key: str | None = None) -> Any:
         return {k: canonical(v, k) for k, v in value.items()}
     if isinstance(value, list):
         items = [canonical(v) for v in value]
-        sort_key = _SORT_KEYS.get(key or "")
+        sort_key = SORT_KEYS.get(key or "")
         if sort_key is not None:
             try:
                 items.sort(key=sort_key)

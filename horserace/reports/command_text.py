@@ -3,8 +3,6 @@ summary line."""
 
 from __future__ import annotations
 
-import json
-
 from horserace.corpus.replay import Result
 from horserace.corpus.status import Status
 from horserace.quality.fuzz import FuzzResult
@@ -29,7 +27,7 @@ def replay_text(results: list[Result], counts: dict[str, int], files: int, secon
             if r.message:
                 lines.append(f"  {r.message}")
             for d in r.differences[:SHOWN_DIFFERENCES]:
-                lines.append(f"  {d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}")
+                lines.append(f"  {d.text()}")
             if len(r.differences) > SHOWN_DIFFERENCES:
                 lines.append(f"  ... and {len(r.differences) - SHOWN_DIFFERENCES} more differences")
     lines.append(
@@ -47,11 +45,7 @@ def fuzz_text(result: FuzzResult) -> str:
     ]
     for f in result.findings:
         first = f.differences[0] if f.differences else None
-        where = (
-            f"{first.path}: expected {json.dumps(first.expected)}, got {json.dumps(first.actual)}"
-            if first
-            else f.message
-        )
+        where = first.text() if first else f.message
         lines.append(
             f"DISAGREEMENT seed {f.seed} ({f.rule}), shrunk from {f.original_placements} to {f.placements} "
             f"placements: {where}"

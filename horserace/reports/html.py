@@ -271,17 +271,23 @@ def _differences_table(record: dict) -> str:
         return ""
     rows = []
     for d in diffs:
-        actual = d.get("actual")
-        missing = actual == "<missing>"
-        actual_cell = (
-            '<td class="value missing">missing from the answer</td>'
-            if missing
-            else f'<td class="value">{_e(_json(actual, None))}</td>'
-        )
-        rows.append(
-            f"<tr><td><code>{_e(d.get('path', ''))}</code></td>"
-            f'<td class="value">{_e(_json(d.get("expected"), None))}</td>{actual_cell}</tr>'
-        )
+        actual, expected = d.get("actual"), d.get("expected")
+        count = d.get("count", 1) if isinstance(d.get("count"), int) else 1
+        times = f" (x{count})" if count > 1 else ""
+        if d.get("item") == "missing":
+            expected_cell = f'<td class="value">{_e(_json(expected, None))}{_e(times)}</td>'
+            actual_cell = '<td class="value missing">missing from the answer</td>'
+        elif d.get("item") == "extra":
+            expected_cell = '<td class="value missing">not expected</td>'
+            actual_cell = f'<td class="value">{_e(_json(actual, None))}{_e(times)}</td>'
+        else:
+            expected_cell = f'<td class="value">{_e(_json(expected, None))}</td>'
+            actual_cell = (
+                '<td class="value missing">missing from the answer</td>'
+                if actual == "<missing>"
+                else f'<td class="value">{_e(_json(actual, None))}</td>'
+            )
+        rows.append(f"<tr><td><code>{_e(d.get('path', ''))}</code></td>{expected_cell}{actual_cell}</tr>")
     return (
         '<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"

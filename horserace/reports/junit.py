@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
 from horserace.corpus.status import IMPLEMENTATION_ERRORS, Status
 from horserace.reports.escape import for_xml
-from horserace.reports.summary import PASSING, first_difference, implementation_name, rule_title, rule_where
+from horserace.reports.summary import (
+    PASSING,
+    difference_text,
+    first_difference,
+    implementation_name,
+    rule_title,
+    rule_where,
+)
 
 __all__ = ["junit_xml"]
 
@@ -42,10 +48,7 @@ def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
         message = f"{first} [{rule}]"
         body = "\n".join(
             [
-                *(
-                    f"{d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}"
-                    for d in r.get("differences", [])
-                ),
+                *(difference_text(d) for d in r.get("differences", [])),
                 *([r["message"]] if r["message"] and r.get("differences") else []),
                 "",
                 f"rule {rule}",

@@ -75,7 +75,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
             if r.get("differences"):
                 lines += ["", "| field | expected | actual |", "|---|---|---|"]
                 for d in r["differences"]:
-                    cells = (d["path"], _value(d["expected"]), _value(d["actual"]))
+                    cells = (d["path"], *_sides(d))
                     lines.append("| " + " | ".join(code_span(c, cell=True) for c in cells) + " |")
             lines.append("")
     return "\n".join(lines) + "\n"
@@ -83,6 +83,17 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
 
 def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _sides(d: dict) -> tuple[str, str]:
+    """The expected and actual cells of a difference (an unordered collection's missing or
+    extra item: the item on its side, and what is on the other)."""
+    times = f" x{d.get('count', 1)}" if d.get("count", 1) > 1 else ""
+    if d.get("item") == "missing":
+        return _value(d["expected"]) + times, "(missing)"
+    if d.get("item") == "extra":
+        return "(not expected)", _value(d["actual"]) + times
+    return _value(d["expected"]), _value(d["actual"])
 
 
 def _fenced(text: str) -> list[str]:

@@ -19,6 +19,7 @@ CANONICAL_READINGS = CANONICAL.readings
 __all__ = [
     "PASSING",
     "Verdict",
+    "difference_text",
     "first_difference",
     "implementation_name",
     "most_cited",
@@ -88,19 +89,23 @@ def rule_title(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
     return rule.title if rule else "(not in this version of spec/rules.md)"
 
 
+def difference_text(d: dict) -> str:
+    """One difference of the stream in one line: its ``text`` (the comparison wrote it),
+    else made from its fields (a stream of an earlier version)."""
+    if isinstance(d.get("text"), str):
+        return str(d["text"])
+    expected = json.dumps(d.get("expected"), ensure_ascii=False)
+    return f"{d.get('path', '?')}: expected {expected}, got {json.dumps(d.get('actual'), ensure_ascii=False)}"
+
+
 def first_difference(record: dict) -> str:
     """The first difference of a failure in one line (``steps[3].sum: expected 5, got 13``)."""
     diffs = record.get("differences") or []
     if not diffs:
         return ""
-    d = diffs[0]
-    more = f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else ""
-    return f"{d['path']}: expected {_short_json(d['expected'])}, got {_short_json(d['actual'])}{more}"
-
-
-def _short_json(value: object, width: int = 80) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= width else text[: width - 3] + "..."
+    text = difference_text(diffs[0])
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return text + (f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else "")
 
 
 def implementation_name(header: dict) -> str:

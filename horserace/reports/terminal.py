@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from horserace.reports.escape import for_terminal
 from horserace.reports.summary import (
     PASSING,
+    difference_text,
     implementation_name,
     most_cited,
     per_rule,
@@ -41,9 +40,7 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
         )
         differences = r.get("differences", [])
         for d in differences[:5]:
-            lines.append(
-                for_terminal(f"    {d['path']}: expected {json.dumps(d['expected'])}, got {json.dumps(d['actual'])}")
-            )
+            lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
         if len(differences) > 5:
             lines.append(
                 f"    ... and {len(differences) - 5} more differences (every one in report.json and report.html)"

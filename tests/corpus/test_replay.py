@@ -47,7 +47,9 @@ def test_json_output(tmp_path, capsys):
     assert doc["summary"]["fail"] == 1
     result = doc["results"][0]
     assert result["id"] == "T3STBB" and result["rule"] == "HR-COUNT-4"
-    assert result["differences"] == [{"path": "steps[0].sum", "expected": 5, "actual": 4}]
+    assert result["differences"] == [
+        {"path": "steps[0].sum", "expected": 5, "actual": 4, "text": "steps[0].sum: expected 5, got 4"}
+    ]
 
 
 def test_select_and_deselect(tmp_path, capsys):
