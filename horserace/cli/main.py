@@ -46,6 +46,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"horserace {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.set_defaults(command_parsers=sub.choices)  # for an error in the command's own words
     for name, help_text in HELP.items():
         if name == command:
             load(name).register(sub)
@@ -75,10 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = _command_of(words)
     try:
         parser = build_parser(command)
-        args = parser.parse_args(words)
+        args, extra = parser.parse_known_args(words)
         if args.command is None:
+            if extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
             parser.print_help()
             return ExitCode.USAGE
+        if extra:  # said by the command's parser, with its usage, not the top level's
+            args.command_parsers[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
         code: int = load(args.command).run(args)
         return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say

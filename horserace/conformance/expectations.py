@@ -51,10 +51,16 @@ def unknown_ids(expected: dict[str, str], known: Iterable[str], path: str | Path
         raise ExpectationsError(f"unknown fixture IDs {', '.join(unknown)}", file=str(path))
 
 
-def write_expectations(path: str | Path, results: list[dict[str, Any]]) -> None:
-    """Write the failures of a run (its result records) as an expectations file."""
+def write_expectations(path: str | Path, results: list[dict[str, Any]], previous: dict[str, str] | None = None) -> None:
+    """Write the failures of a run (its result records) as an expectations file; a
+    fixture still failing keeps its reason from ``previous`` (the file the run read)."""
+    previous = previous or {}
+    # What fails now: a listed fixture that passes (xpass) is dropped, one still failing
+    # (xfail) kept, so that writing the file after a run converges on the truth.
     failing = {
-        r["id"]: f"{r['status']} ({r['rule']})" for r in results if r["status"] not in (Status.PASS, Status.SKIP)
+        r["id"]: previous.get(r["id"]) or f"{r['status']} ({r['rule']})"
+        for r in results
+        if r["status"] not in (Status.PASS, Status.SKIP, Status.XPASS)
     }
     text = _HEADER + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True)
     with open(path, "w", encoding="utf-8") as f:

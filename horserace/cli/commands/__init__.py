@@ -15,19 +15,20 @@ from types import ModuleType
 
 __all__ = ["HELP", "load"]
 
-#: Every command and its one-line help, in the order ``horserace --help`` lists them.
+#: Every command and its one-line help, in the order ``horserace --help`` lists them:
+#: the order a newcomer meets them, conform first.
 HELP: dict[str, str] = {
-    "play": "play and print a seeded sample hand (or match) with random legal placements",
-    "bench": "measure random hands per second and memory",
+    "conform": "run the corpus against an implementation through the conformance protocol",
     "replay": "validate and replay scenario fixtures against the reference engine",
     "coverage": "rule IDs against fixtures; fails on rules or readings without fixtures",
     "serve": "speak the conformance protocol with the reference engine on stdin/stdout",
-    "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
+    "play": "play and print a seeded sample hand (or match) with random legal placements",
     "diff": "which outcomes change between two rulesets",
+    "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
+    "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
     "export": "write the corpus, rulesets and schemas as plain JSON with a version stamp",
     "synthesize": "construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
-    "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
-    "conform": "run the corpus against an implementation through the conformance protocol",
+    "bench": "measure random hands per second and memory",
 }
 
 

@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     header_r, results, footer = read_stream(stream_path)
     if args.write_expectations and stopped is None:
-        write_expectations(args.write_expectations, results)
+        write_expectations(args.write_expectations, results, expected)
     if args.format == "json":
         write_out(
             json.dumps(

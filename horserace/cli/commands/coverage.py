@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from horserace.cli._options import format_option, load_corpus, paths_option, print_load_errors, write_out
+from horserace.cli._options import (
+    format_option,
+    load_corpus,
+    paths_option,
+    print_load_errors,
+    selected_fixtures,
+    selection_options,
+    write_out,
+)
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 
@@ -22,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "when a rule has fewer than two fixtures or a register reading has no fixture.",
     )
     paths_option(p)
+    selection_options(p)
     format_option(p)
 
 
@@ -32,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
-    report = coverage_report(corpus.fixtures)
+    report = coverage_report(selected_fixtures(corpus.fixtures, args))
     write_out(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK

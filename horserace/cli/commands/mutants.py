@@ -49,8 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from horserace.reports.command_text import mutants_text
 
     if args.list:
-        for m in MUTANTS.values():
-            write_out(f"{m.name:<32} {m.rule:<12} {m.description}")
+        if args.format == "json":
+            listed = [{"name": m.name, "rule": m.rule, "description": m.description} for m in MUTANTS.values()]
+            write_out(json.dumps({"mutants": listed}, indent=2))
+        else:
+            for m in MUTANTS.values():
+                write_out(f"{m.name:<32} {m.rule:<12} {m.description}")
         return ExitCode.OK
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown:
