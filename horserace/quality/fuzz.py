@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from horserace.conformance.runner import Options, Outcome, Worker
+from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.generate import random_play_fixture
 from horserace.corpus.ids import generated_id
@@ -32,28 +33,83 @@ from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.seating import SEATINGS
 from horserace.errors import ImplementationUnusable
 
-__all__ = ["Finding", "FuzzResult", "finding_fixture", "fuzz", "fuzz_range", "scenario", "shrink", "truncated"]
+__all__ = [
+    "Finding",
+    "FuzzResult",
+    "Shard",
+    "finding_fixture",
+    "fuzz",
+    "fuzz_range",
+    "rule_of_event",
+    "scenario",
+    "shrink",
+    "truncated",
+]
 
 BATCH = 64
 
-# The rule a disagreement in an event field is reported against.
-_FIELD_RULES = {
+# The rule a disagreement in an event field is reported against, by event kind.
+_PLACE_FIELDS = {
     "count": "HR-COUNT-1",
-    "credit": "HR-CREDIT-1",
     "credit_raw": "HR-CREDIT-1",
+    "credit": "HR-CREDIT-2",
     "continues": "HR-TURN-1",
     "drawn": "HR-TURN-3",
-    "winners": "HR-END-2",
-    "credits": "HR-SETTLE-1",
-    "pips": "HR-SET-2",
-    "next_opener": "HR-OPEN-3",
-    "reason": "HR-END-1",
-    "scores": "HR-SETTLE-1",
-    "event": "HR-TURN-1",
-    "tile": "HR-DRAW-2",
+    "target": "HR-PLACE-1",
+    "port": "HR-SPIN-2",
+    "tile": "HR-PLACE-1",
     "seat": "HR-SEAT-3",
-    "match_winners": "HR-MATCH-2",
 }
+_HAND_END_FIELDS = {
+    "reason": "HR-END-1",
+    "winners": "HR-END-2",
+    "pips": "HR-SET-2",
+    "credits": "HR-SETTLE-1",
+    "scores": "HR-SETTLE-1",
+    "next_opener": "HR-OPEN-3",
+}
+# What an event of another kind in place of the expected one most likely breaks.
+_KIND_RULES = {
+    ("place", "draw"): "HR-DRAW-1",  # drew while holding a playable tile
+    ("draw", "place"): "HR-DRAW-1",
+    ("draw", "pass"): "HR-DRAW-4",
+    ("pass", "draw"): "HR-DRAW-4",
+    ("place", "pass"): "HR-PASS-1",
+    ("pass", "place"): "HR-PASS-1",
+    ("place", "end-turn"): "HR-TURN-1",
+    ("end-turn", "place"): "HR-TURN-1",
+    ("place", "hand-end"): "HR-TURN-2",
+    ("hand-end", "place"): "HR-TURN-2",
+    ("pass", "hand-end"): "HR-BLOCK-1",
+    ("hand-end", "pass"): "HR-BLOCK-1",
+}
+
+
+def rule_of_event(expected: object, actual: object) -> str:
+    """The rule most likely broken where the implementation's event differs from the
+    expected one: by the kinds of the two events, else by the first field that differs,
+    read in the light of the event (a blocked hand with several winners is a tie,
+    HR-SETTLE-3; a hand end for the match is HR-MATCH-1)."""
+    if not isinstance(expected, dict) or not isinstance(actual, dict):
+        return "HR-TURN-1"
+    kinds = (expected.get("event"), actual.get("event"))
+    if kinds[0] != kinds[1]:
+        return _KIND_RULES.get((str(kinds[0]), str(kinds[1])), "HR-TURN-1")
+    differing = [k for k in {**expected, **actual} if expected.get(k) != actual.get(k)]
+    if kinds[0] == "place":
+        return next((_PLACE_FIELDS[k] for k in differing if k in _PLACE_FIELDS), "HR-COUNT-1")
+    if kinds[0] == "hand-end":
+        if expected.get("reason") == "match" or actual.get("reason") == "match":
+            return "HR-MATCH-1"
+        tie = len(expected.get("winners") or []) > 1 or len(actual.get("winners") or []) > 1
+        if expected.get("reason") == "blocked" and tie and set(differing) & {"winners", "credits", "scores"}:
+            return "HR-SETTLE-3"
+        return next((_HAND_END_FIELDS[k] for k in differing if k in _HAND_END_FIELDS), "HR-SETTLE-1")
+    if kinds[0] == "match-end":
+        return "HR-MATCH-2"
+    if kinds[0] == "draw":
+        return "HR-DRAW-2"
+    return "HR-TURN-1"
 
 
 def scenario(seed: int, ruleset: Ruleset = CANONICAL) -> Fixture:
@@ -80,6 +136,18 @@ def truncated(fx: Fixture, placements: int) -> Fixture:
 
 
 @dataclass
+class Shard:
+    """What one implementation process did: seeds ``first .. first+hands-1``, in
+    ``seconds`` of fuzzing (shrinking left out), and its finding."""
+
+    first: int
+    hands: int
+    seconds: float
+    finding: Finding | None
+    fixture: Fixture | None
+
+
+@dataclass
 class Finding:
     seed: int
     placements: int  #: after shrinking
@@ -89,22 +157,48 @@ class Finding:
     differences: list = field(default_factory=list)
     path: str = ""
     rule: str = ""
+    #: Seconds spent shrinking (not counted in the hands per second).
+    shrink_seconds: float = 0.0
+
+    @property
+    def shrunk(self) -> bool:
+        return self.placements < self.original_placements
+
+    @property
+    def first_event(self) -> Difference | None:
+        return _first_event(self.differences)
 
 
 @dataclass
 class FuzzResult:
-    seeds: tuple[int, int]  #: first and last seed tried
+    seeds: tuple[int, int]  #: the first and last seed asked for
     hands: int
     seconds: float
     findings: list[Finding]
+    #: The seed ranges actually tried, one per shard (a shard stops at its first finding,
+    #: or when another shard's finding stops the run).
+    tried: list[tuple[int, int]] = field(default_factory=list)
+    #: Seconds of fuzzing, shrinking left out: the mean over the shards, which run side
+    #: by side.
+    fuzz_seconds: float = 0.0
+
+    @property
+    def hands_per_second(self) -> float | None:
+        """Hands per second of the whole run (every shard), shrinking left out."""
+        return self.hands / self.fuzz_seconds if self.fuzz_seconds > 0 else None
 
     def to_dict(self) -> dict:
+        rate = self.hands_per_second
         return {
             "seeds": list(self.seeds),
+            "tried": [list(r) for r in self.tried],
             "hands": self.hands,
             "seconds": round(self.seconds, 3),
-            "hands_per_second": round(self.hands / self.seconds) if self.seconds else None,
-            "findings": [vars(f) | {"differences": [d.to_dict() for d in f.differences]} for f in self.findings],
+            "hands_per_second": round(rate) if rate else None,
+            "findings": [
+                vars(f) | {"differences": [d.to_dict() for d in f.differences], "shrunk": f.shrunk}
+                for f in self.findings
+            ],
         }
 
 
@@ -167,11 +261,18 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
     }
 
 
-def _rule_for(differences) -> str:
-    for d in differences:
-        if d.field in _FIELD_RULES:
-            return _FIELD_RULES[d.field]
-    return "HR-TURN-1"
+def _first_event(differences: list[Difference]) -> Difference | None:
+    """The first difference that is a whole event (the comparison shows each differing
+    event whole: ``hands[h].events[i]``)."""
+    return next((d for d in differences if len(d.at) >= 2 and d.at[-2] == "events" and not d.length), None)
+
+
+def _rule_for(differences: list[Difference]) -> str:
+    event = _first_event(differences)
+    if event is not None:
+        return rule_of_event(event.expected, event.actual)
+    fields = {"scores": "HR-SETTLE-1", "match_winners": "HR-MATCH-2"}
+    return next((fields[d.field] for d in differences if d.field in fields), "HR-TURN-1")
 
 
 def fuzz_range(
@@ -183,9 +284,9 @@ def fuzz_range(
     stop: threading.Event | None = None,
     progress: Callable[[int], None] | None = None,
     ruleset: Ruleset = CANONICAL,
-) -> tuple[int, Finding | None, Fixture | None]:
-    """Fuzz seeds ``first .. first+count-1`` with one implementation process; returns
-    the hands run and the first (shrunk) finding."""
+) -> Shard:
+    """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
+    first (shrunk) finding."""
     worker = Worker(argv, options or Options())
     _, followed = worker.ready()
     if followed.readings != ruleset.readings:
@@ -197,6 +298,8 @@ def fuzz_range(
             "(choose it with --rules or --variant)"
         )
     done = 0
+    began = time.perf_counter()
+    shrinking = 0.0
     try:
         seed = first
         while seed < first + count:
@@ -208,7 +311,9 @@ def fuzz_range(
             for s, fx, outcome in zip(batch_seeds, batch, outcomes):
                 done += 1
                 if _disagrees(outcome):
+                    shrink_began = time.perf_counter()
                     small, small_outcome = shrink(worker, fx)
+                    shrinking = time.perf_counter() - shrink_began
                     finding = Finding(
                         seed=s,
                         placements=len(small.input["hands"][0]["placements"]),
@@ -217,14 +322,15 @@ def fuzz_range(
                         message=small_outcome.message,
                         differences=small_outcome.differences,
                         rule=_rule_for(small_outcome.differences),
+                        shrink_seconds=shrinking,
                     )
                     if stop is not None:
                         stop.set()
-                    return done, finding, small
+                    return Shard(first, done, time.perf_counter() - began - shrinking, finding, small)
             if progress:
                 progress(len(batch))
             seed += len(batch_seeds)
-        return done, None, None
+        return Shard(first, done, time.perf_counter() - began, None, None)
     finally:
         worker.close()
 
@@ -249,7 +355,7 @@ def fuzz(
         count = max(0, min(size, seed + budget - start))
         if count:
             shards.append((start, count))
-    results: list[tuple[int, Finding | None, Fixture | None]] = [(0, None, None)] * len(shards)
+    results: list[Shard] = [Shard(start, 0, 0.0, None, None) for start, _ in shards]
     lock = threading.Lock()
 
     def tick(n: int) -> None:
@@ -276,7 +382,8 @@ def fuzz(
         raise errors[0]
     elapsed = time.perf_counter() - began
     findings = []
-    for _, finding, small in results:
+    for shard in results:
+        finding, small = shard.finding, shard.fixture
         if finding is None or small is None:
             continue
         if out_dir is not None:
@@ -291,4 +398,12 @@ def fuzz(
             )
             finding.path = str(path)
         findings.append(finding)
-    return FuzzResult((seed, seed + budget - 1), sum(r[0] for r in results), elapsed, findings)
+    tried = [(r.first, r.first + r.hands - 1) for r in results if r.hands]
+    return FuzzResult(
+        (seed, seed + budget - 1),
+        sum(r.hands for r in results),
+        elapsed,
+        findings,
+        tried=tried,
+        fuzz_seconds=sum(r.seconds for r in results) / max(1, len(results)),
+    )

@@ -3,6 +3,9 @@ summary line."""
 
 from __future__ import annotations
 
+import json
+
+from horserace.corpus.compare import format_path
 from horserace.corpus.replay import Result
 from horserace.corpus.status import Status
 from horserace.quality.fuzz import FuzzResult
@@ -38,18 +41,29 @@ def replay_text(results: list[Result], counts: dict[str, int], files: int, secon
 
 
 def fuzz_text(result: FuzzResult) -> str:
-    rate = f"{result.hands / result.seconds:,.0f}" if result.seconds else "-"
+    rate = result.hands_per_second
+    tried = ", ".join(f"{a}..{b}" for a, b in result.tried) or "none"
+    asked = f"{result.seeds[0]}..{result.seeds[1]}"
     lines = [
-        f"fuzzed {result.hands:,} hands (seeds {result.seeds[0]}..{result.seeds[1]}) in "
-        f"{result.seconds:.1f} s ({rate} hands/s)"
+        f"fuzzed {result.hands:,} hands (seeds {tried}{'' if tried == asked else f' of {asked}'}) in "
+        f"{result.seconds:.1f} s ({f'{rate:,.0f}' if rate else '-'} hands/s, shrinking left out)"
     ]
     for f in result.findings:
-        first = f.differences[0] if f.differences else None
-        where = first.text() if first else f.message
-        lines.append(
-            f"DISAGREEMENT seed {f.seed} ({f.rule}), shrunk from {f.original_placements} to {f.placements} "
-            f"placements: {where}"
+        size = (
+            f"shrunk from {f.original_placements} to {f.placements} placements"
+            if f.shrunk
+            else f"not shrunk ({f.placements} placements)"
         )
+        lines.append(f"DISAGREEMENT seed {f.seed} ({f.rule}), {size}: {f.outcome}")
+        event = f.first_event
+        if event is not None:
+            lines.append(f"  first event that differs: {format_path(event.at)}")
+            lines.append(f"    expected {json.dumps(event.expected, ensure_ascii=False)}")
+            lines.append(f"    got      {json.dumps(event.actual, ensure_ascii=False)}")
+        elif f.differences:
+            lines.append(f"  {f.differences[0].text()}")
+        elif f.message:
+            lines.append(f"  {f.message}")
         lines.append(f"  written to {f.path}")
     if not result.findings:
         lines.append("no disagreement")
