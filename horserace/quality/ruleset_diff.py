@@ -9,6 +9,7 @@ point where the two diverge.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,7 @@ from horserace.engine.seating import SEATINGS
 from horserace.errors import ScenarioError
 from horserace.resources.rulesets import NamedRuleset
 
-__all__ = ["DiffReport", "FixtureChange", "MatchChange", "diff_fixtures", "diff_matches", "run_diff"]
+__all__ = ["DiffReport", "FixtureChange", "MatchChange", "ab", "ab_text", "diff_fixtures", "diff_matches", "run_diff"]
 
 
 @dataclass
@@ -40,9 +41,33 @@ class FixtureChange:
             "rule": fx.primary_rule,
             "kind": fx.kind,
             "description": fx.description,
-            "first": self.differences[0].to_dict(),
-            "differences": [d.to_dict() for d in self.differences],
+            "first": ab(self.differences[0]),
+            "differences": [ab(d) for d in self.differences],
         }
+
+
+def ab(d: Difference) -> dict[str, Any]:
+    """A difference between the two rulesets' observations: ``a`` and ``b``, not
+    ``expected`` and ``actual`` (neither side is the truth here)."""
+    out: dict[str, Any] = {"path": d.path, "a": d.expected, "b": d.actual, "text": ab_text(d)}
+    if d.item:
+        out["only_in"] = "a" if d.item == "missing" else "b"
+        out["count"] = d.count
+    return out
+
+
+def ab_text(d: Difference) -> str:
+    """One difference in one line, with the sides called A and B."""
+    times = f" (x{d.count})" if d.count > 1 else ""
+    if d.item == "missing":
+        return f"{d.path}: only under A {_json(d.expected)}{times}"
+    if d.item == "extra":
+        return f"{d.path}: only under B {_json(d.actual)}{times}"
+    return f"{d.path}: A {_json(d.expected)}, B {_json(d.actual)}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass
@@ -75,6 +100,43 @@ class DiffReport:
     def empty(self) -> bool:
         return not self.changed and not self.changed_matches
 
+    def fields(self) -> list[tuple[str, Any, Any]]:
+        """The ruleset fields that differ: (field, under A, under B)."""
+        a, b = self.a.ruleset, self.b.ruleset
+        out: list[tuple[str, Any, Any]] = [
+            (name, value, b.readings[name]) for name, value in a.readings.items() if b.readings[name] != value
+        ]
+        if a.target != b.target:
+            out.append(("target", a.target, b.target))
+        return out
+
+    def match_summary(self) -> dict[str, Any]:
+        """The seeded matches at a glance: how many differ, whose winners changed, and how
+        far apart the final scores are (the largest gap between A's and B's score of a
+        side, in buckets)."""
+        winners = sum(1 for m in self.changed_matches if m.winners[0] != m.winners[1])
+        buckets = {"0": 0, "1-10": 0, "11-30": 0, "31-60": 0, "over 60": 0}
+        for m in self.changed_matches:
+            gap = max((abs(x - y) for x, y in zip(*m.scores)), default=0)
+            key = (
+                "0"
+                if gap == 0
+                else "1-10"
+                if gap <= 10
+                else "11-30"
+                if gap <= 30
+                else "31-60"
+                if gap <= 60
+                else "over 60"
+            )
+            buckets[key] += 1
+        return {
+            "matches": self.matches,
+            "differ": len(self.changed_matches),
+            "winners_changed": winners,
+            "score_gap": buckets,
+        }
+
     def by_rule(self) -> dict[str, list[FixtureChange]]:
         groups: dict[str, list[FixtureChange]] = {}
         for change in self.changed:
@@ -85,9 +147,11 @@ class DiffReport:
         return {
             "a": self.a.to_dict(),
             "b": self.b.to_dict(),
+            "fields": [{"field": f, "a": x, "b": y} for f, x, y in self.fields()],
             "fixtures": self.fixtures,
             "changed_fixtures": {rule: [c.to_dict() for c in changes] for rule, changes in self.by_rule().items()},
             "matches": self.matches,
+            "match_summary": self.match_summary(),
             "changed_matches": [m.to_dict() for m in self.changed_matches],
         }
 

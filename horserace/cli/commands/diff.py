@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--play", type=int, default=0, metavar="N", help="also compare N seeded random matches")
     p.add_argument("--seed", type=int, default=0, help="first seed for --play (default: 0)")
+    p.add_argument(
+        "--verbose", action="store_true", help="list every differing match, with the raw events where they diverge"
+    )
     paths_option(p)
     selection_options(p)
     p.add_argument(
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_out(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
-        write_out(format_markdown(report), end="")
+        write_out(format_markdown(report, verbose=args.verbose), end="")
     else:
-        write_out(format_text(report))
+        write_out(format_text(report, verbose=args.verbose))
     return ExitCode.OK if report.empty else ExitCode.FAILURES
