@@ -11,9 +11,26 @@ The engine's public API is re-exported here; see spec/rules.md for the rules eve
 cites by ID.
 """
 
+from typing import TYPE_CHECKING
+
+from horserace._lazy import lazy_attributes
 from horserace._version import __version__
-from horserace.engine import CANONICAL, Hand, Layout, Match, Ruleset
-from horserace.errors import HorseRaceError, IllegalAction, NotationError, RuleError, SetupError
+
+if TYPE_CHECKING:
+    from horserace.engine import CANONICAL, Hand, Layout, Match, Ruleset
+    from horserace.errors import HorseRaceError, IllegalAction, NotationError, RuleError, SetupError
+
+# Imported on first use (PEP 562): the pytest plugin, which pytest imports in every
+# session of an environment where horserace is installed, must not import the engine.
+__getattr__ = lazy_attributes(
+    "horserace",
+    {
+        **dict.fromkeys(("CANONICAL", "Hand", "Layout", "Match", "Ruleset"), "horserace.engine"),
+        **dict.fromkeys(
+            ("HorseRaceError", "IllegalAction", "NotationError", "RuleError", "SetupError"), "horserace.errors"
+        ),
+    },
+)
 
 __all__ = [
     "CANONICAL",

@@ -1,27 +1,49 @@
-"""pytest plugin: ``pytest --horserace-impl "COMMAND"`` collects the scenario corpus as
-test items, one per fixture named by its ID, and runs each against the implementation
-through the conformance protocol (spec/protocol.md).
+"""pytest plugin: ``pytest --horserace-impl "COMMAND"`` adds the scenario corpus to the
+session as test items, one per fixture, beside the user's own tests, and runs each
+against the implementation through the conformance protocol (spec/protocol.md).
 
-Registered through the ``pytest11`` entry point, so installing horserace is enough; it
-does nothing unless ``--horserace-impl`` is given.  pytest's own ``--junitxml``, ``-k``
-and ``-x`` then work as usual; ``-k HR-SETTLE-3`` selects by rule.
+It behaves as a pytest plugin should:
+
+- registered through the ``pytest11`` entry point and inert without
+  ``--horserace-impl``: at import it loads pytest and the standard library only, so
+  installing horserace costs nothing in other pytest runs (``horserace bench
+  --pytest-plugin`` measures it);
+- the corpus is collected through the standard hooks, after the user's tests and
+  before ``-k`` / ``-m`` deselect, so "collected N items" counts it, ``-k HR-SETTLE-3``
+  (a rule), ``-k settlement`` (a kind) and ``-k 2DNZSQ`` (an ID) select, and so do node
+  IDs: ``horserace::HR-SETTLE-3::2DNZSQ``, or ``horserace::2DNZSQ`` and
+  ``horserace::HR-SETTLE-3`` for short (given only node IDs of the corpus, pytest runs
+  only those);
+- items are grouped by primary rule (``horserace::RULE::ID``), so JUnit XML's classname
+  is ``horserace.RULE``; a skip points at the fixture's file and line;
+- an implementation that cannot be used ends the session once, with the reason, and
+  exit code 3 (as ``horserace conform``), instead of failing every item.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from horserace.conformance.runner import Options, Worker, applicable
-from horserace.corpus.fixture import Fixture
-from horserace.corpus.loader import load_paths
-from horserace.corpus.status import Status
-from horserace.engine.ruleset import Ruleset
-from horserace.errors import ImplementationUnusable
+if TYPE_CHECKING:
+    from horserace.conformance.runner import Worker
+    from horserace.corpus.fixture import Fixture
+    from horserace.engine.ruleset import Ruleset
 
-__all__ = ["pytest_addoption", "pytest_collection", "pytest_configure", "pytest_unconfigure"]
+__all__ = [
+    "pytest_addoption",
+    "pytest_collection_modifyitems",
+    "pytest_configure",
+    "pytest_ignore_collect",
+    "pytest_unconfigure",
+]
+
+#: The first word of the corpus's node IDs.
+ROOT = "horserace"
+#: pytest's exit code for an unusable implementation: the one of ``horserace conform``.
+UNUSABLE_EXIT = 3
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,32 +73,49 @@ class HorseRaceFailure(Exception):
 
 
 class _Session:
-    """The implementation process shared by all items of one pytest session."""
+    """The implementation process shared by all items of one pytest session, and the
+    corpus node IDs given on the command line."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, selected: list[str]) -> None:
+        from horserace.conformance.runner import Options  # noqa: PLC0415  (start-up: only with --horserace-impl)
+
         self.argv = shlex.split(config.getoption("horserace_impl"))
         self.options = Options(
             timeout=config.getoption("horserace_timeout"),
             one_shot=config.getoption("horserace_one_shot"),
             strict_rule_ids=config.getoption("horserace_strict_rule_ids"),
         )
+        self.selected = selected
+        #: Only corpus node IDs were given: the user's tests are not collected.
+        self.corpus_only = False
         self.worker: Worker | None = None
-        self.unusable: str | None = None
         self.count = 0
 
     def ensure(self) -> tuple[Worker, dict, Ruleset]:
         """The shared worker with its hello and readings; a handshake first when its
-        process is not running (the first item, or after a crash or a timeout)."""
-        if self.unusable:
-            raise HorseRaceFailure(f"implementation unusable: {self.unusable}")
+        process is not running (the first item, or after a crash or a timeout).  An
+        unusable implementation ends the session (exit 3)."""
+        from horserace.conformance.runner import Worker  # noqa: PLC0415  (start-up: only with --horserace-impl)
+        from horserace.errors import ImplementationUnusable  # noqa: PLC0415  (start-up: as above)
+
         if self.worker is None:
             self.worker = Worker(self.argv, self.options)
         try:
             hello, ruleset = self.worker.ready()
         except ImplementationUnusable as exc:
-            self.unusable = str(exc)
-            raise HorseRaceFailure(f"implementation unusable: {exc}") from None
+            pytest.exit(f"horserace: the implementation is unusable: {exc}", returncode=UNUSABLE_EXIT)
         return self.worker, hello, ruleset
+
+    def wanted(self, fx: Fixture) -> bool:
+        """Whether a corpus node ID given on the command line selects ``fx`` (all of them
+        when none was given)."""
+        if not self.selected:
+            return True
+        for words in self.selected:
+            parts = words.split("::")[1:]
+            if not parts or all(part in (fx.id, fx.primary_rule) for part in parts):
+                return True
+        return False
 
     def close(self) -> None:
         if self.worker is not None:
@@ -88,7 +127,7 @@ _STATE = pytest.StashKey[_Session]()
 
 
 class FixtureItem(pytest.Item):
-    def __init__(self, *, fixture: Fixture, state: _Session, **kwargs) -> None:
+    def __init__(self, *, fixture: Fixture, state: _Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.fixture = fixture
         self.state = state
@@ -96,26 +135,32 @@ class FixtureItem(pytest.Item):
         self.extra_keyword_matches.update({*fixture.rules, fixture.kind})  # -k HR-SETTLE-3, -k settlement
 
     def runtest(self) -> None:
+        from horserace.conformance.runner import applicable  # noqa: PLC0415  (start-up: only with --horserace-impl)
+        from horserace.corpus.status import Status  # noqa: PLC0415  (start-up: as above)
+        from horserace.resources.documents import load_rules  # noqa: PLC0415  (start-up: as above)
+
         worker, hello, ruleset = self.state.ensure()
         reason = applicable(self.fixture, hello, ruleset)
         if reason:
-            pytest.skip(reason)
+            # Located at the fixture (its file and line), not at this line of the plugin.
+            raise pytest.skip.Exception(reason, _use_item_location=True)
         self.state.count += 1
         outcome = worker.run_one(self.fixture, f"{self.fixture.id}/{self.state.count}")
         if outcome.status is not Status.PASS:
+            rule = self.fixture.primary_rule
+            known = load_rules().get(rule)
             lines = [f"{outcome.status}: {outcome.message}".rstrip(": ")]
-            lines += [
-                f"{d.path}: expected {json.dumps(d.expected)}, got {json.dumps(d.actual)}" for d in outcome.differences
-            ]
+            lines += [d.text() for d in outcome.differences]
+            lines += [f"rule {rule}: {known.title if known else '?'}", f"why: {self.fixture.why.strip()}"]
             raise HorseRaceFailure("\n".join(lines))
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HorseRaceFailure):
             fx = self.fixture
             return f"{fx.id} ({fx.primary_rule}) {fx.file}:{fx.line}: {fx.description}\n{excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[str, int, str]:
         return (
             self.fixture.file,
             self.fixture.line - 1,
@@ -123,48 +168,88 @@ class FixtureItem(pytest.Item):
         )
 
 
+class RuleCollector(pytest.Collector):
+    """The fixtures of one primary rule (``horserace::RULE``)."""
+
+    def __init__(self, *, fixtures: list[Fixture], state: _Session, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fixtures = fixtures
+        self.state = state
+
+    def collect(self) -> list[pytest.Item]:
+        return [FixtureItem.from_parent(self, name=fx.id, fixture=fx, state=self.state) for fx in self.fixtures]
+
+
 class CorpusCollector(pytest.Collector):
-    def __init__(self, *, paths, state: _Session, **kwargs) -> None:
+    """The corpus (``horserace``), by primary rule in the specification's order."""
+
+    def __init__(self, *, paths: list[str] | None, state: _Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.paths = paths
         self.state = state
 
-    def collect(self):
+    def collect(self) -> list[pytest.Collector]:
+        from horserace.corpus.loader import load_paths  # noqa: PLC0415  (start-up: only with --horserace-impl)
+        from horserace.resources.documents import load_rules  # noqa: PLC0415  (start-up: as above)
+
         corpus = load_paths(self.paths)
         if corpus.errors:
             raise pytest.UsageError("invalid fixtures:\n" + "\n".join(e.render() for e in corpus.errors))
+        order = {rule: i for i, rule in enumerate(load_rules())}
+        groups: dict[str, list[Fixture]] = {}
         for fx in corpus.fixtures:
-            yield FixtureItem.from_parent(self, name=fx.id, fixture=fx, state=self.state)
+            if self.state.wanted(fx):
+                groups.setdefault(fx.primary_rule, []).append(fx)
+        return [
+            RuleCollector.from_parent(self, name=rule, fixtures=groups[rule], state=self.state)
+            for rule in sorted(groups, key=lambda r: order.get(r, len(order)))
+        ]
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "horserace: a horserace conformance fixture")
+    if not config.getoption("horserace_impl", None):
+        return
+    # Node IDs of the corpus are taken out of the arguments pytest resolves as paths.
+    selected = [arg for arg in config.args if arg == ROOT or arg.startswith(f"{ROOT}::")]
+    state = _Session(config, selected)
+    if selected:
+        config.args[:] = [arg for arg in config.args if arg not in selected]
+        state.corpus_only = not config.args
+    config.stash[_STATE] = state
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection(session: pytest.Session):
-    """With --horserace-impl, the session collects the corpus (and nothing else)."""
-    if not session.config.getoption("horserace_impl"):
-        return None
-    state = _Session(session.config)
-    session.config.stash[_STATE] = state
-    collector = CorpusCollector.from_parent(
-        session, name="horserace", paths=session.config.getoption("horserace_corpus"), state=state
+def pytest_ignore_collect(collection_path: Any, config: pytest.Config) -> bool | None:
+    """Given only node IDs of the corpus, nothing else is collected."""
+    state = config.stash.get(_STATE, None)
+    return True if state is not None and state.corpus_only else None
+
+
+def _collect(collector: pytest.Collector) -> list[pytest.Item]:
+    """Collect ``collector`` as pytest's own collection does, reports included (so that
+    "collected N items" and ``--collect-only`` count it)."""
+    ihook = collector.ihook
+    ihook.pytest_collectstart(collector=collector)
+    report: pytest.CollectReport = ihook.pytest_make_collect_report(collector=collector)
+    ihook.pytest_collectreport(report=report)
+    items: list[pytest.Item] = []
+    for node in report.result if report.passed else []:
+        if isinstance(node, pytest.Item):
+            items.append(node)
+        elif isinstance(node, pytest.Collector):
+            items.extend(_collect(node))
+    return items
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k and -m deselect, so that they apply to the corpus
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is None:
+        return
+    corpus = CorpusCollector.from_parent(
+        session, name=ROOT, nodeid=ROOT, paths=config.getoption("horserace_corpus"), state=state
     )
-    session.items = []
-    report = pytest.CollectReport(collector.nodeid, "passed", None, [])
-    items = []
-    session.ihook.pytest_collectstart(collector=collector)
-    try:
-        items = list(collector.collect())
-    except pytest.UsageError:
-        raise
-    session.ihook.pytest_collectreport(report=report)
-    session.config.hook.pytest_collection_modifyitems(session=session, config=session.config, items=items)
-    session.items = items
-    session.testscollected = len(items)
-    session.config.hook.pytest_collection_finish(session=session)
-    return True
+    items.extend(_collect(corpus))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

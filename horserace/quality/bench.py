@@ -29,6 +29,7 @@ __all__ = [
     "measure_conformance",
     "measure_corpus",
     "measure_play",
+    "measure_pytest_plugin",
     "peak_rss_kib",
     "play_checked_hand",
     "report",
@@ -168,6 +169,7 @@ def report(
     soak_result: dict | None,
     corpus_result: dict | None = None,
     conformance_result: dict | None = None,
+    plugin_result: dict | None = None,
 ) -> dict:
     return {
         "python": sys.version.split()[0],
@@ -176,6 +178,35 @@ def report(
         "soak": soak_result,
         "corpus": corpus_result,
         "conformance": conformance_result,
+        "pytest_plugin": plugin_result,
+    }
+
+
+def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | None = None) -> dict:
+    """What the pytest plugin costs every pytest start-up in an environment where
+    horserace is installed: a fresh interpreter importing pytest, against one importing
+    pytest and the plugin (as pytest's entry points do), alternated; medians and ranges
+    in milliseconds."""
+    import subprocess  # noqa: PLC0415  (only for this measurement)
+
+    def once(code: str) -> float:
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return (time.perf_counter() - began) * 1000
+
+    bare, with_plugin = [], []
+    for r in range(repeats):
+        if progress:
+            progress(f"pytest plugin: repeat {r + 1}/{repeats}")
+        bare.append(once("import pytest"))
+        with_plugin.append(once("import pytest, horserace.conformance.pytest_plugin"))
+    added = [b - a for a, b in zip(bare, with_plugin)]
+    return {
+        "repeats": repeats,
+        "pytest_ms": round(statistics.median(bare), 1),
+        "with_plugin_ms": round(statistics.median(with_plugin), 1),
+        "added_ms": round(statistics.median(added), 1),
+        "added_range_ms": [round(min(added), 1), round(max(added), 1)],
     }
 
 
@@ -213,6 +244,14 @@ def format_text(result: dict) -> str:
             f"{conf['replay_fixtures_per_second']:,}/s; through the protocol against 'horserace serve' "
             f"{conf['protocol_fixtures_per_second']:,}/s ({conf['protocol_to_replay_ratio']}x the replay time); "
             f"one-shot {conf['one_shot_fixtures_per_second']}/s"
+        )
+    plugin = result.get("pytest_plugin")
+    if plugin:
+        low, high = plugin["added_range_ms"]
+        lines.append(
+            f"pytest plugin: pytest starts in {plugin['pytest_ms']} ms, with the plugin imported "
+            f"{plugin['with_plugin_ms']} ms: {plugin['added_ms']} ms added (median of {plugin['repeats']}, "
+            f"range {low} to {high} ms)"
         )
     return "\n".join(lines)
 

@@ -44,12 +44,11 @@ def test_failures_name_the_fixture_rule_and_fields(pytester):
     result.stdout.fnmatch_lines(["*P4RYQF (HR-SETTLE-1)*", "*credits[[]0[]]: expected 3, got 4*"])
 
 
-def test_unusable_implementation_fails_every_item_with_the_reason(pytester):
-    result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--horserace-impl", "/no/such/engine", "-k", "settlement", "-x"
-    )
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(["*implementation unusable*cannot start*"])
+def test_an_unusable_implementation_ends_the_session_once_with_exit_3(pytester):
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--horserace-impl", "/no/such/engine")
+    assert result.ret == 3
+    result.stdout.fnmatch_lines(["*horserace: the implementation is unusable*cannot start*"])
+    assert result.stdout.str().count("cannot start") == 1  # one session error, not one failure per item
 
 
 def test_plugin_is_inert_without_the_option(pytester):
@@ -69,3 +68,68 @@ def test_a_crash_costs_one_item_and_the_rest_run_on_a_restarted_implementation(p
     result.stdout.re_match_lines([r".*\b1 failed, \d+ passed"])
     result.stdout.fnmatch_lines(["*P4RYQF (HR-SETTLE-1)*", "crash: answer is not JSON*"])
     assert "AttributeError" not in result.stdout.str()
+
+
+SERVE = f"{sys.executable} -m horserace serve"
+
+
+def test_the_corpus_runs_beside_the_users_own_tests_and_is_counted(pytester):
+    pytester.makepyfile("def test_mine():\n    assert True\n")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", SERVE, "-k", "settlement or mine"
+    )
+    assert result.ret == 0
+    result.stdout.re_match_lines([r"collected 1\d\d items / \d+ deselected / 29 selected"])  # 28 + test_mine
+    result.stdout.re_match_lines([r".*\b29 passed"])
+
+
+def test_node_ids_select_fixtures_and_rules(pytester):
+    pytester.makepyfile("def test_mine():\n    assert False\n")  # not collected: only corpus node IDs are given
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", SERVE, "horserace::HR-SETTLE-1::P4RYQF", "horserace::7SWR67", "-v"
+    )
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["horserace::HR-COUNT-1::7SWR67 PASSED*", "horserace::HR-SETTLE-1::P4RYQF PASSED*"])
+    result.stdout.re_match_lines([r".*collected 2 items"])
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", SERVE, "horserace::HR-SETTLE-3", "--collect-only", "-q"
+    )
+    assert result.ret == 0 and any(line.endswith("::2DNZSQ") for line in result.stdout.lines)
+    assert not any("HR-SETTLE-1::" in line for line in result.stdout.lines)
+
+
+def test_junit_classnames_carry_the_rule_and_skips_point_at_the_fixture(pytester):
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--horserace-impl",
+        f"{sys.executable} {FAKE} settlement-only",
+        "-k",
+        "settlement or HR-COUNT-2",
+        f"--junitxml={junit}",
+        "-rs",
+    )
+    assert result.ret == 0
+    import xml.etree.ElementTree as ET
+
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    assert {c.get("classname") for c in cases} >= {"horserace.HR-SETTLE-1", "horserace.HR-COUNT-2"}
+    result.stdout.fnmatch_lines(["SKIPPED *scenarios/rule-text/*.yaml:*: kind layout not supported"])
+
+
+def test_the_plugin_imports_nothing_of_horserace_but_itself_until_asked():
+    import subprocess
+
+    code = (
+        "import sys, horserace.conformance.pytest_plugin as p; "
+        "print(sorted(m for m in sys.modules if m.startswith('horserace')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert eval(out) == [
+        "horserace",
+        "horserace._lazy",
+        "horserace._version",
+        "horserace.conformance",
+        "horserace.conformance.pytest_plugin",
+    ]

@@ -52,6 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also measure the conformance path: protocol against 'horserace serve' vs in-process replay",
     )
+    p.add_argument(
+        "--pytest-plugin",
+        action="store_true",
+        help="also measure what the installed pytest plugin adds to every pytest start-up",
+    )
     variant_options(p, "measure random play under this reading of the register (repeatable)")
 
 
@@ -65,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     soak_result = bench.soak(args.soak, seed=args.seed, progress=bar) if args.soak else None
     corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=bar) if args.corpus else None
     conformance_result = bench.measure_conformance(progress=bar) if args.conformance else None
+    plugin_result = bench.measure_pytest_plugin(progress=bar) if args.pytest_plugin else None
     clear_progress(bar)
-    result = bench.report(figures, soak_result, corpus_result, conformance_result)
+    result = bench.report(figures, soak_result, corpus_result, conformance_result, plugin_result)
     print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
     return ExitCode.OK
