@@ -47,7 +47,7 @@ main { max-width: 1180px; margin: 0 auto; padding: 1.2em 1.5em 3em; background: 
 h1 { font-size: 1.5em; margin: 0.2em 0 0.4em; }
 h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 2px solid #ddd; padding-bottom: 0.2em; }
 h3 { font-size: 1.05em; margin: 0 0 0.5em; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f0efe9; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -73,6 +73,16 @@ td.missing { color: #b3261e; font-style: italic; }
 figure { margin: 0.8em 0; }
 figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
 details { margin: 0.4em 0; }
+svg.hr-layout { max-width: 100%; height: auto; }
+td, th, code { overflow-wrap: anywhere; }
+.wide { max-width: 100%; overflow-x: auto; }
+tr.failed td:first-child { border-left: 4px solid #b3261e; }
+@media (max-width: 640px) {
+  main { padding: 0.8em 0.6em 2em; }
+  th, td { padding: 0.2em 0.35em; }
+  td.value { max-width: none; }
+  section.fixture { padding: 0.6em 0.5em; }
+}
 summary { cursor: pointer; font-weight: bold; }
 pre.why { white-space: pre-wrap; }
 """
@@ -486,6 +496,24 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
         )
     for record, anchor in zip(failing, failing_anchors):
         out.append(_fixture_section(record, anchor))
+
+    skipped = [r for r in results if r.get("status") == Status.SKIP]
+    out.append("<h2>Skipped</h2>")
+    if skipped:
+        out.append(
+            f"<p>{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation "
+            "does not declare, a reading it does not follow, a withdrawn fixture).</p>"
+            '<table class="skipped"><thead><tr><th>fixture</th><th>kind</th><th>rule</th><th>reason</th>'
+            "</tr></thead><tbody>"
+            + "".join(
+                f"<tr><td><code>{_e(r.get('id', '?'))}</code></td><td>{_e(r.get('kind', '?'))}</td>"
+                f"<td><code>{_e(r.get('rule', '?'))}</code></td><td>{_e(r.get('message', ''))}</td></tr>"
+                for r in skipped
+            )
+            + "</tbody></table>"
+        )
+    else:
+        out.append("<p>None: every fixture ran.</p>")
 
     out.append(
         f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
