@@ -266,8 +266,21 @@ def _drawing(record: dict) -> str:
         what = (
             "the position's layout" if record.get("kind") in ("illegal", "perft") else "the layout at the failing step"
         )
+        step = len(placements) - len((record.get("input") or {}).get("setup") or []) - 1
+        claims = [
+            d
+            for d in record.get("differences") or []
+            if isinstance(d, dict)
+            and d.get("item") in ("missing", "extra")
+            and isinstance(d.get("at"), list)
+            and d["at"][:2] == ["steps", step]
+        ]
         svg = layout_svg(
-            placements, title=f"{record.get('id', '')}: {what}", branch_use_one=variants.get("branch_use") == "one"
+            placements,
+            title=f"{record.get('id', '')}: {what}",
+            branch_use_one=variants.get("branch_use") == "one",
+            mark_last=record.get("kind") in ("layout", "play"),
+            claims=claims if record.get("kind") == "layout" else None,
         )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
@@ -338,6 +351,7 @@ def _fixture_section(record: dict, anchor: str) -> str:
     elif status in (Status.FAIL, Status.NOT_REJECTED):
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
+    parts.append(_seats(record))
     if "input" in record:
         parts.append(f"<details><summary>Input</summary><pre>{_e(_json(record['input']))}</pre></details>")
     if "expected" in record:
@@ -351,6 +365,41 @@ def _fixture_section(record: dict, anchor: str) -> str:
         parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_e(record['stderr'])}</pre></details>")
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
+
+
+def _pips(tile: object) -> int | None:
+    match = re.fullmatch(r"\[(\d)\|(\d)\]", str(tile))
+    return int(match.group(1)) + int(match.group(2)) if match else None
+
+
+def _seats(record: dict) -> str:
+    """For a settlement: each seat's remaining tiles and their pips, the numbers the
+    credit is made from."""
+    inp = record.get("input")
+    if record.get("kind") != "settlement" or not isinstance(inp, dict) or not isinstance(inp.get("hands"), list):
+        return ""
+    rows = []
+    for seat, hand in enumerate(inp["hands"]):
+        tiles = hand if isinstance(hand, list) else []
+        pips = [_pips(t) for t in tiles]
+        total = sum(p for p in pips if p is not None)
+        shown = " ".join(f"{t} ({p})" for t, p in zip(tiles, pips)) or "none"
+        rows.append(
+            f'<tr><td class="num">{seat}</td><td><code>{_e(shown)}</code></td><td class="num">{total}</td></tr>'
+        )
+    scores = inp.get("scores")
+    return (
+        "<h4>The seats at the end of the hand</h4>"
+        '<table class="seats"><thead><tr><th class="num">seat</th><th>remaining tiles (pips)</th>'
+        '<th class="num">pips</th></tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table>"
+        + (
+            f'<p class="zero">Scores before the hand: {_e(_json(scores, None))}; target {_e(inp.get("target"))}.</p>'
+            if scores is not None
+            else ""
+        )
+    )
 
 
 def _rule_text(rule_id: str) -> str:

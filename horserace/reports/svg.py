@@ -368,17 +368,55 @@ def _wrap(text: str, width: int = 95) -> list[str]:
     return lines or [""]
 
 
-def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool = False) -> str:
+CLAIM_COLOUR = "#c0142b"
+
+
+def _claim_key(item: object) -> tuple[str, str] | None:
+    """(tile, port) of a contribution or attachment point in a difference; a double's
+    whole contribution has no port (its linear sides are where it is drawn)."""
+    if not isinstance(item, dict) or not isinstance(item.get("tile"), str):
+        return None
+    return item["tile"], str(item.get("port", ""))
+
+
+def layout_svg(
+    placements: list[dict],
+    *,
+    title: str = "",
+    branch_use_one: bool = False,
+    mark_last: bool = False,
+    claims: list[dict] | None = None,
+) -> str:
     """A self-contained SVG drawing of the layout that ``placements`` build ({tile,
     target, port} dicts, the first without target), with a legend and the sum.
 
     ``branch_use_one`` selects the register variant HRI-10 ``branch_use=one`` (the marks
-    of a spinner's second branch depend on it).  Never raises for bad placements: the
+    of a spinner's second branch depend on it).  ``mark_last`` outlines the tile placed
+    last.  ``claims`` are the differences of the step drawn (from the stream): an
+    expected contribution or attachment point the implementation left out is ringed in
+    red, one it claimed that is not there is crossed out in red where the port is, and
+    every one of them is listed under the drawing.  Never raises for bad placements: the
     drawing stops at the first one that cannot be placed and says why.
     """
     layout, notes = build_layout(placements, branch_use_one=branch_use_one)
     marks = _marks(layout)
     tiles = _place_tiles(layout, marks)
+    missing: list[tuple[str, object]] = []  # (what, item) the implementation left out
+    extra: list[tuple[str, object]] = []  # (what, item) it claimed, not expected
+    for d in claims or []:
+        what = next((step for step in reversed(d.get("at") or []) if isinstance(step, str)), "")
+        if d.get("item") == "missing":
+            missing.append((what, d.get("expected")))
+        elif d.get("item") == "extra":
+            extra.append((what, d.get("actual")))
+    claim_lines = [
+        line
+        for what, item, side in [
+            *((w, i, "expected, not in the answer") for w, i in missing),
+            *((w, i, "in the answer, not expected") for w, i in extra),
+        ]
+        for line in _wrap(f"{side}: {what} {_claim_text(item)}")
+    ]
 
     # Extent, in units, of everything drawn on the grid.
     xs: list[float] = [0]
@@ -407,12 +445,12 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
         if values
         else "Empty layout: nothing counts (sum 0)."
     )
-    note_lines = [line for note in notes for line in _wrap("Note: " + note)]
+    note_lines = [line for note in notes for line in _wrap("Note: " + note)] + claim_lines
     title_lines = _wrap(title, 80) if title else []
 
     top = 10 + 22 * len(title_lines)
     legend_top = top + draw_h + 12
-    legend_h = 30 + 26 + 22 + 22 * len(note_lines) + 10
+    legend_h = 30 + 26 + 22 + 22 * len(note_lines) + 10 + (52 if mark_last or claim_lines else 0)
     width = max(draw_w, 760, 8.2 * max([len(sum_text)] + [len(line) for line in note_lines + title_lines]) + 20)
     height = legend_top + legend_h
     offset_x = (width - draw_w) / 2  # centre the drawing above the legend
@@ -453,6 +491,12 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
             f'<rect x="{rx + 1:.1f}" y="{ry + 1:.1f}" width="{rx1 - rx - 2:.1f}" height="{ry1 - ry - 2:.1f}" '
             f'rx="5" fill="#ffffff" {stroke}/>'
         )
+        if mark_last and t == layout.order[-1]:
+            out.append(
+                f'<rect class="last-placed" x="{rx - 3:.1f}" y="{ry - 3:.1f}" width="{rx1 - rx + 6:.1f}" '
+                f'height="{ry1 - ry + 6:.1f}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
+                f'stroke-dasharray="5 3"><title>placed last</title></rect>'
+            )
         # The divider between the halves: across the tile's long axis.
         cx, cy = px(pl.centre())
         if (rx1 - rx) >= (ry1 - ry):
@@ -494,6 +538,35 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
                 f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
                 f'stroke-width="2.5"/></g>'
             )
+    # The implementation's claims against the drawing: rings for what it left out,
+    # crosses for what it claimed that is not there (where the port is drawn).
+    placed = {NAMES[t]: t for t in tiles}
+    for kind, items in (("missing", missing), ("extra", extra)):
+        for _, item in items:
+            key = _claim_key(item)
+            if key is None or key[0] not in placed:
+                continue  # listed under the drawing only
+            t = placed[key[0]]
+            if key[1] in PORT_NAMES:
+                spots = [(t, PORT_NAMES.index(key[1]))]
+            else:  # a double's whole contribution: at its counted (linear) sides
+                spots = [(tile, port) for (tile, port) in marks if tile == t][:2]
+            for t, port in spots:
+                point, facing = tiles[t].port(port)
+                mx, my = px(_add(point, facing))
+                if kind == "missing":
+                    out.append(
+                        f'<circle class="claim-missing" cx="{mx:.1f}" cy="{my:.1f}" r="21" fill="none" '
+                        f'stroke="{CLAIM_COLOUR}" stroke-width="3"><title>expected, not in the answer: '
+                        f"{escape(_claim_text(item))}</title></circle>"
+                    )
+                else:
+                    out.append(
+                        f'<g class="claim-extra"><title>in the answer, not expected: {escape(_claim_text(item))}</title>'
+                        f'<line x1="{mx - 14:.1f}" y1="{my - 14:.1f}" x2="{mx + 14:.1f}" y2="{my + 14:.1f}" '
+                        f'stroke="{CLAIM_COLOUR}" stroke-width="3"/><line x1="{mx - 14:.1f}" y1="{my + 14:.1f}" '
+                        f'x2="{mx + 14:.1f}" y2="{my - 14:.1f}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
+                    )
     out.append("</g>")
 
     # Legend, sum and notes.
@@ -521,5 +594,27 @@ def layout_svg(placements: list[dict], *, title: str = "", branch_use_one: bool 
     for line in note_lines:
         ly += 22
         out.append(f'<text class="note" x="10" y="{ly + 2:.0f}" fill="#a40000">{escape(line)}</text>')
+    if mark_last or claim_lines:
+        ly += 26
+        out.append(
+            f'<circle cx="22" cy="{ly:.0f}" r="9" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="3"/>'
+            f'<text x="40" y="{ly + 5:.0f}">red ring = expected, missing from the answer</text>'
+            f'<path d="M 360 {ly - 7:.0f} L 374 {ly + 7:.0f} M 360 {ly + 7:.0f} L 374 {ly - 7:.0f}" '
+            f'stroke="{CLAIM_COLOUR}" stroke-width="3"/>'
+            f'<text x="382" y="{ly + 5:.0f}">red cross = in the answer, not expected</text>'
+        )
+        ly += 26
+        out.append(
+            f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="none" stroke="{CLAIM_COLOUR}" '
+            f'stroke-width="2.5" stroke-dasharray="5 3"/><text x="40" y="{ly + 5:.0f}">dashed red = the tile placed last</text>'
+        )
     out.append("</g></svg>")
     return "\n".join(out)
+
+
+def _claim_text(item: object) -> str:
+    if isinstance(item, dict):
+        port = f" {item['port']}" if item.get("port") else ""
+        value = f" = {item['value']}" if "value" in item else ""
+        return f"{item.get('tile', '?')}{port}{value}"
+    return str(item)

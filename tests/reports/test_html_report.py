@@ -624,3 +624,55 @@ def test_report_page_in_headless_chromium(tmp_path):
     if artifacts:
         Path(artifacts).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, Path(artifacts) / "horserace-report-screenshot.png")
+
+
+def test_the_drawing_marks_the_last_tile_and_the_answers_claims():
+    """What the implementation left out is ringed, what it claimed that is not there is
+    crossed out where the port is, both are listed under the drawing, and the tile placed
+    last is outlined."""
+    from horserace.reports.svg import layout_svg
+
+    at = ["steps", 1, "contributions"]
+    claims = [
+        {"at": at, "item": "missing", "expected": {"tile": "[0|5]", "port": "low", "value": 0}, "actual": None},
+        {
+            "at": ["steps", 1, "attachment_points"],
+            "item": "extra",
+            "expected": None,
+            "actual": {"tile": "[5|5]", "port": "branch-a", "value": 5},
+        },
+    ]
+    svg = layout_svg(
+        [{"tile": "[5|5]"}, {"tile": "[0|5]", "target": "[5|5]", "port": "linear-a"}], mark_last=True, claims=claims
+    )
+    assert svg.count('class="claim-missing"') == 1 and svg.count('class="claim-extra"') == 1
+    assert svg.count('class="last-placed"') == 1
+    assert "expected, not in the answer: contributions [0|5] low = 0" in svg
+    assert "in the answer, not expected: attachment_points [5|5] branch-a = 5" in svg
+    plain = layout_svg([{"tile": "[5|5]"}])
+    assert "claim-" not in plain and "last-placed" not in plain and "red ring" not in plain
+
+
+def test_a_settlement_failure_shows_each_seats_tiles_and_pips():
+    record = {
+        "id": "P4RYQF",
+        "kind": "settlement",
+        "rule": "HR-SETTLE-1",
+        "rules": ["HR-SETTLE-1"],
+        "status": "fail",
+        "message": "",
+        "file": "s.yaml",
+        "line": 9,
+        "input": {
+            "mode": "individual",
+            "seats": 2,
+            "scores": [20, 35],
+            "target": 61,
+            "hands": [[], ["[3|5]", "[3|6]"]],
+        },
+        "differences": [{"path": "credits[0]", "at": ["credits", 0], "length": False, "expected": 3, "actual": 4}],
+    }
+    html = render_html(HEADER, [record], footer_for([record]))
+    assert '<table class="seats">' in html
+    assert '<code>[3|5] (8) [3|6] (9)</code></td><td class="num">17</td>' in html
+    assert "Scores before the hand: [20, 35]; target 61." in html
