@@ -20,7 +20,7 @@ from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 from horserace.resources.documents import load_rules
 
-__all__ = ["OUTCOME_ORDER", "failing_layout", "render_html"]
+__all__ = ["OUTCOME_ORDER", "failing_layout", "refused_action", "render_html"]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
 OUTCOME_ORDER = tuple(str(s) for s in Status)
@@ -243,14 +243,42 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
 
     if kind in ("illegal", "perft"):
         layout = inp.get("layout")
-        if isinstance(layout, list) and layout:
-            return (
-                list(layout),
-                "The position's layout (before the fixture's actions)."
-                if kind == "illegal"
-                else "The position's layout.",
-            )
+        if not isinstance(layout, list) or not layout:
+            return None
+        if kind == "perft":
+            return list(layout), "The position's layout."
+        # The layout just before the action the fixture says is illegal: the position,
+        # then the placements among the legal actions before it.
+        actions, rejected_at = _illegal_action(record)
+        before = actions[:rejected_at] if rejected_at is not None else []
+        earlier = [
+            {k: a[k] for k in ("tile", "target", "port") if k in a}
+            for a in before
+            if isinstance(a, dict) and a.get("action") == "place"
+        ]
+        return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
+    return None
+
+
+def _illegal_action(record: dict) -> tuple[list[Any], int | None]:
+    """An illegal fixture's actions and the index of the one it says is refused."""
+    inp = record.get("input")
+    expected = record.get("expected")
+    actions = inp.get("actions") if isinstance(inp, dict) else None
+    index = expected.get("rejected_at") if isinstance(expected, dict) else None
+    return (actions if isinstance(actions, list) else []), (index if _index(index) else None)
+
+
+def refused_action(record: dict) -> dict | None:
+    """The placement an ``illegal`` fixture says must be refused ({tile, target, port}),
+    if it is a placement onto a port."""
+    actions, rejected_at = _illegal_action(record)
+    if record.get("kind") != "illegal" or rejected_at is None or rejected_at >= len(actions):
         return None
+    action = actions[rejected_at]
+    if isinstance(action, dict) and action.get("action") == "place" and action.get("target") and action.get("port"):
+        return {k: action[k] for k in ("seat", "tile", "target", "port") if k in action}
+    return None
     return None
 
 
@@ -281,6 +309,7 @@ def _drawing(record: dict) -> str:
             branch_use_one=variants.get("branch_use") == "one",
             mark_last=record.get("kind") in ("layout", "play"),
             claims=claims if record.get("kind") == "layout" else None,
+            refused=refused_action(record),
         )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'

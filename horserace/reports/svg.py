@@ -386,6 +386,7 @@ def layout_svg(
     branch_use_one: bool = False,
     mark_last: bool = False,
     claims: list[dict] | None = None,
+    refused: dict | None = None,
 ) -> str:
     """A self-contained SVG drawing of the layout that ``placements`` build ({tile,
     target, port} dicts, the first without target), with a legend and the sum.
@@ -395,7 +396,9 @@ def layout_svg(
     last.  ``claims`` are the differences of the step drawn (from the stream): an
     expected contribution or attachment point the implementation left out is ringed in
     red, one it claimed that is not there is crossed out in red where the port is, and
-    every one of them is listed under the drawing.  Never raises for bad placements: the
+    every one of them is listed under the drawing.  ``refused`` ({tile, target, port}) is
+    a placement the rules refuse here: its target port is marked and the action written
+    under the drawing.  Never raises for bad placements: the
     drawing stops at the first one that cannot be placed and says why.
     """
     layout, notes = build_layout(placements, branch_use_one=branch_use_one)
@@ -409,7 +412,12 @@ def layout_svg(
             missing.append((what, d.get("expected")))
         elif d.get("item") == "extra":
             extra.append((what, d.get("actual")))
-    claim_lines = [
+    refused_lines = (
+        _wrap(f"refused here: {refused.get('tile')} on {refused.get('target')} {refused.get('port')}")
+        if refused
+        else []
+    )
+    claim_lines = refused_lines + [
         line
         for what, item, side in [
             *((w, i, "expected, not in the answer") for w, i in missing),
@@ -541,6 +549,17 @@ def layout_svg(
     # The implementation's claims against the drawing: rings for what it left out,
     # crosses for what it claimed that is not there (where the port is drawn).
     placed = {NAMES[t]: t for t in tiles}
+    if refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES:
+        point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
+        mx, my = px(_add(point, facing))
+        out.append(
+            f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
+            f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
+            f'<rect x="{mx - 15:.1f}" y="{my - 15:.1f}" width="30" height="30" rx="4" fill="none" '
+            f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
+            f'<text x="{mx:.1f}" y="{my + 5:.1f}" text-anchor="middle" {_FONT} font-size="14" font-weight="bold" '
+            f'fill="{CLAIM_COLOUR}">!</text></g>'
+        )
     for kind, items in (("missing", missing), ("extra", extra)):
         for _, item in items:
             key = _claim_key(item)

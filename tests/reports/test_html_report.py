@@ -3,6 +3,7 @@ horserace/svg.py), and the page in a real browser (headless Chromium)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -676,3 +677,39 @@ def test_a_settlement_failure_shows_each_seats_tiles_and_pips():
     assert '<table class="seats">' in html
     assert '<code>[3|5] (8) [3|6] (9)</code></td><td class="num">17</td>' in html
     assert "Scores before the hand: [20, 35]; target 61." in html
+
+
+def test_an_illegal_fixture_is_drawn_with_the_refused_action_marked():
+    record = {
+        "id": "NCZ0MC",
+        "kind": "illegal",
+        "rule": "HR-SPIN-2",
+        "rules": ["HR-SPIN-2"],
+        "status": "not-rejected",
+        "message": "accepted every action",
+        "file": "i.yaml",
+        "line": 3,
+        "input": {
+            "layout": [{"tile": "[1|4]"}, {"tile": "[4|4]", "target": "[1|4]", "port": "high"}],
+            "actions": [{"seat": 0, "action": "place", "tile": "[2|4]", "target": "[4|4]", "port": "branch-a"}],
+        },
+        "expected": {"rejected_at": 0, "rule": "HR-SPIN-2"},
+        "differences": [],
+    }
+    html = render_html(HEADER, [record], footer_for([record]))
+    assert html.count('<g class="refused">') == 1
+    assert "refused here: [2|4] on [4|4] branch-a" in html
+    assert "The layout just before the illegal action" in html
+
+
+def test_a_long_chain_turns_instead_of_growing_wide():
+    from horserace.reports.svg import layout_svg
+
+    names = ["[0|1]", "[1|2]", "[2|3]", "[3|4]", "[4|5]", "[5|6]", "[0|6]", "[0|2]", "[2|4]", "[4|6]", "[6|6]"]
+    chain = [{"tile": names[0]}] + [
+        {"tile": tile, "target": before, "port": "low" if i == 6 else "high"}
+        for i, (before, tile) in enumerate(itertools.pairwise(names))
+    ]
+    svg = layout_svg(chain)
+    width = int(re.search(r'width="(\d+)"', svg).group(1))
+    assert svg.count('<g class="tile') == len(names) and width <= 1000
