@@ -14,15 +14,22 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-def test_wheel_carries_spec_and_corpus(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel pip builds from the checkout, once for the module's tests."""
+    out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    (wheel,) = tmp_path.glob("horserace-*.whl")
+    (built,) = out.glob("horserace-*.whl")
+    return built
+
+
+def test_wheel_carries_spec_and_corpus(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in (
         "horserace/_spec/rules.md",
@@ -34,6 +41,22 @@ def test_wheel_carries_spec_and_corpus(tmp_path):
         assert required in names, required
     corpus = {p.name for p in (ROOT / "scenarios" / "rule-text").glob("*.yaml")}
     assert corpus == {Path(n).name for n in names if n.startswith("horserace/_scenarios/rule-text/")}
+
+
+def _metadata(wheel: Path) -> str:
+    (name,) = (n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/METADATA"))
+    return zipfile.ZipFile(wheel).read(name).decode("utf-8")
+
+
+def test_wheel_carries_the_licence_as_an_spdx_expression(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    (licence,) = (n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    assert zipfile.ZipFile(wheel).read(licence).decode("utf-8") == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    headers = _metadata(wheel).split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in headers
+    assert "License-File: LICENSE" in headers
+    # PEP 639: no deprecated licence form beside the expression.
+    assert not [h for h in headers if h.startswith(("License:", "Classifier: License ::"))]
 
 
 def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
