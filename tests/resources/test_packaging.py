@@ -1,10 +1,15 @@
-"""A wheel carries the specification and the corpus, so that an installed horserace
-(not only a source checkout) can replay and conform."""
+"""A wheel carries the specification, the corpus and the examples, so that an installed
+horserace (not only a source checkout) can replay and conform; an sdist is a checkout
+without git, from which the test suite runs with the same skips as from a clone; both
+carry the licence."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -14,12 +19,40 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
+#: What a build leaves in the checkout, and what a developer's or CI's checkout holds
+#: beside the sources. setuptools reads a stale ``horserace.egg-info/SOURCES.txt`` into
+#: the sdist and a stale ``build/lib`` into the wheel, so a build from the checkout
+#: itself can carry files that the configuration no longer names: the builds below
+#: start from a copy without them.
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.pyc",
+    ".*_cache",
+    ".hypothesis",
+    "horserace-report",
+    "node_modules",
+)
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def source_tree(tmp_path_factory) -> Path:
+    """A copy of the checkout as a fresh clone has it, without any earlier build's output."""
+    copy = tmp_path_factory.mktemp("source") / "horserace"
+    shutil.copytree(ROOT, copy, ignore=_NOT_SOURCES)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory, source_tree) -> Path:
     """The wheel pip builds from the checkout, once for the module's tests."""
     out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source_tree)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -79,3 +112,58 @@ def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "installed_package", lambda: fake_package)
     assert paths.spec_dir() == fake_package / "_spec"
     assert paths.default_corpus() == fake_package / "_scenarios"
+
+
+# ---------------------------------------------------------------------- the sdist
+#: What a checkout holds beside the package, that the sdist must hold too: the test suite
+#: (every subfolder), what the tests read (the examples, the tools, the documents), and
+#: the licence.
+SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios")
+SDIST_FILES = ("LICENSE", "README.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
+
+
+def _is_cache(path: Path) -> bool:
+    return "__pycache__" in path.parts or path.suffix == ".pyc"
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory, source_tree) -> set[str]:
+    """The paths the sdist of the checkout holds, relative to its top folder."""
+    try:
+        import build  # noqa: F401  (the [test] extra has it)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("build is not installed; the [test] extra must provide it")
+        pytest.skip("build is not installed (pip install build)")
+    out = tmp_path_factory.mktemp("sdist")
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(source_tree)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (built,) = out.glob("horserace-*.tar.gz")
+    with tarfile.open(built) as archive:
+        names = [m.name for m in archive.getmembers() if m.isfile()]
+    top = {n.split("/", 1)[0] for n in names}
+    assert len(top) == 1, top
+    return {n.split("/", 1)[1] for n in names}
+
+
+def test_sdist_holds_the_whole_test_suite_and_what_it_reads(sdist):
+    on_disk = {
+        str(p.relative_to(ROOT))
+        for folder in SDIST_FOLDERS
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file() and not _is_cache(p.relative_to(ROOT))
+    }
+    assert {"tests/engine/test_hand.py", "tests/resources/test_packaging.py", "tests/conftest.py"} <= on_disk
+    assert on_disk - sdist == set()
+    assert set(SDIST_FILES) - sdist == set()
+    assert {n for n in sdist if _is_cache(Path(n))} == set()
+
+
+def test_sdist_carries_the_licence(sdist):
+    assert "LICENSE" in sdist
+    assert "examples/python/horse_race.py" in sdist and "examples/javascript/horse-race.js" in sdist
