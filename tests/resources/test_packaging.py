@@ -106,12 +106,69 @@ def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
     fake_package = tmp_path / "site" / "horserace"
     (fake_package / "_spec").mkdir(parents=True)
     (fake_package / "_scenarios").mkdir()
+    (fake_package / "_examples").mkdir()
+    # Some distributions install a top-level examples/ into site-packages: not ours.
+    (fake_package.parent / "examples" / "python").mkdir(parents=True)
     monkeypatch.delenv("HORSERACE_SPEC", raising=False)
     # An installed package: no spec/ beside it, and importlib.resources finds it in site/.
     monkeypatch.setattr(paths, "source_root", lambda: fake_package.parent)
     monkeypatch.setattr(paths, "installed_package", lambda: fake_package)
     assert paths.spec_dir() == fake_package / "_spec"
     assert paths.default_corpus() == fake_package / "_scenarios"
+    assert paths.examples_dir() == fake_package / "_examples"
+
+
+def test_a_checkout_finds_its_own_folders():
+    from horserace.resources import paths
+
+    assert paths.examples_dir() == ROOT / "examples"
+    assert paths.default_corpus() == ROOT / "scenarios"
+
+
+def test_wheel_carries_the_examples(wheel):
+    from horserace.cli.commands.examples import example_files
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"horserace/_examples/{r.as_posix()}" for r in example_files(ROOT / "examples")}
+    assert "horserace/_examples/python/horse_race.py" in expected
+    assert "horserace/_examples/javascript/horse-race.js" in expected
+    assert {n for n in names if n.startswith("horserace/_examples/")} == expected
+
+
+def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_path):
+    site = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    env.pop("HORSERACE_SPEC", None)
+
+    def horserace(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "horserace", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    where = subprocess.run(
+        [sys.executable, "-c", "import horserace; print(horserace.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(site), where.stdout + where.stderr
+    out = tmp_path / "my-examples"
+    first = horserace("examples", str(out))
+    assert first.returncode == 0, first.stdout + first.stderr
+    for name in ("python/horse_race.py", "python/README.md", "javascript/horse-race.js", "javascript/README.md"):
+        assert (out / name).read_bytes() == (ROOT / "examples" / name).read_bytes()
+    assert not list(out.rglob("__pycache__"))  # pip compiled the wheel's .py files: not examples
+    again = horserace("examples", str(out))
+    assert again.returncode == 4 and "--force" in again.stderr
+    assert horserace("examples", "--force", str(out)).returncode == 0
 
 
 # ---------------------------------------------------------------------- the sdist
