@@ -171,12 +171,40 @@ def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_pa
     assert horserace("examples", "--force", str(out)).returncode == 0
 
 
+# ---------------------------------------------------------------------- the long description
+def _first_code_block(markdown: str) -> list[str]:
+    lines = markdown.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("```"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
+    return lines[start + 1 : end]
+
+
+def test_the_long_description_starts_with_what_a_user_types(wheel):
+    headers, body = _metadata(wheel).split("\n\n", 1)
+    assert "Description-Content-Type: text/markdown" in headers.splitlines()
+    assert body == (ROOT / "PYPI.md").read_text(encoding="utf-8")
+    first = next(line for line in body.splitlines() if line.strip() and not line.startswith(("#", "```")))
+    assert first == "pip install horserace"
+    assert _first_code_block(body) == [
+        "pip install horserace",
+        "horserace conform",
+        'horserace conform --impl "python3 my_adapter.py"',
+        "horserace examples my-examples/",
+    ]
+    for document in ("rules.md", "protocol.md", "fixture-format.md", "interpretations.md", "glossary.md"):
+        assert f"](spec/{document})" in body, document
+    # The repository's README stays the developer's: its first lines are the two commands.
+    readme = _first_code_block((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert [line.split(" && ")[0] for line in readme] == ["python3 -m venv .venv"] * 2
+    assert "pip install horserace" not in readme
+
+
 # ---------------------------------------------------------------------- the sdist
 #: What a checkout holds beside the package, that the sdist must hold too: the test suite
 #: (every subfolder), what the tests read (the examples, the tools, the documents), and
 #: the licence.
 SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios")
-SDIST_FILES = ("LICENSE", "README.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
+SDIST_FILES = ("LICENSE", "README.md", "PYPI.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
 
 
 def _is_cache(path: Path) -> bool:
