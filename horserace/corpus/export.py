@@ -1,9 +1,14 @@
 """``horserace export --format json DIR``: the corpus, the rulesets and the schemas as
-plain JSON with a version stamp, for users who never run our Python code.
+plain JSON with a version stamp, and the prose spec they are read by, for users who
+never run our Python code.
 
 The exported fixture files keep their paths under ``scenarios/`` (a file per source
 file, a JSON list of fixtures, as the loader reads them), so the export loads back
-through :func:`horserace.corpus.loader.load_paths` unchanged.
+through :func:`horserace.corpus.loader.load_paths` unchanged.  The spec's documents
+(``rules.md``, ``glossary.md``, ``interpretations.md``, ``fixture-format.md``,
+``protocol.md``) are copied as they are into ``spec/``: the manifest's ``format`` names
+``spec/fixture-format.md``, and the fixtures cite the rule IDs of ``spec/rules.md``.
+Every path the manifest names is in the export.
 """
 
 from __future__ import annotations
@@ -52,6 +57,12 @@ def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
         (out / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(schema, out / relative)
         schemas.append(str(relative))
+    documents = []
+    for document in sorted(spec_dir().glob("*.md")):
+        relative = Path("spec") / document.name
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(document, out / relative)
+        documents.append(str(relative))
     manifest = {
         "suite": __version__,
         "protocol": PROTOCOL_VERSION,
@@ -60,6 +71,7 @@ def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
         "files": files,
         "rulesets": rulesets,
         "schemas": schemas,
+        "spec": documents,
         "format": "spec/fixture-format.md of horserace " + __version__,
     }
     _dump(out / "manifest.json", manifest)

@@ -1,13 +1,22 @@
-"""Where the bundled documents are: spec/ and scenarios/ of the source checkout, else
-the copies an installed wheel carries (``horserace/_spec`` and ``horserace/_scenarios``,
-found through :mod:`importlib.resources`)."""
+"""Where the bundled documents are: spec/, scenarios/ and examples/ of the source
+checkout, else the copies an installed wheel carries (``horserace/_spec``,
+``horserace/_scenarios`` and ``horserace/_examples``, found through
+:mod:`importlib.resources`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["default_corpus", "display_path", "installed_package", "rulesets_dir", "source_root", "spec_dir"]
+__all__ = [
+    "default_corpus",
+    "display_path",
+    "examples_dir",
+    "installed_package",
+    "rulesets_dir",
+    "source_root",
+    "spec_dir",
+]
 
 
 def source_root() -> Path:
@@ -43,6 +52,13 @@ def default_corpus() -> Path:
     wheel carries (``horserace/_scenarios``)."""
     checkout = source_root() / "scenarios"
     return checkout if (checkout / "rule-text").is_dir() else _bundled("_scenarios")
+
+
+def examples_dir() -> Path:
+    """The example implementations (``python/``, ``javascript/``): examples/ of the source
+    checkout, else the copy an installed wheel carries (``horserace/_examples``)."""
+    checkout = source_root() / "examples"
+    return checkout if (checkout / "python" / "horse_race.py").is_file() else _bundled("_examples")
 
 
 def rulesets_dir() -> Path:

@@ -1,10 +1,15 @@
-"""A wheel carries the specification and the corpus, so that an installed horserace
-(not only a source checkout) can replay and conform."""
+"""A wheel carries the specification, the corpus and the examples, so that an installed
+horserace (not only a source checkout) can replay and conform; an sdist is a checkout
+without git, from which the test suite runs with the same skips as from a clone; both
+carry the licence."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -14,15 +19,50 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-def test_wheel_carries_spec_and_corpus(tmp_path):
+#: What a build leaves in the checkout, and what a developer's or CI's checkout holds
+#: beside the sources. setuptools reads a stale ``horserace.egg-info/SOURCES.txt`` into
+#: the sdist and a stale ``build/lib`` into the wheel, so a build from the checkout
+#: itself can carry files that the configuration no longer names: the builds below
+#: start from a copy without them.
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.pyc",
+    ".*_cache",
+    ".hypothesis",
+    "horserace-report",
+    "node_modules",
+)
+
+
+@pytest.fixture(scope="module")
+def source_tree(tmp_path_factory) -> Path:
+    """A copy of the checkout as a fresh clone has it, without any earlier build's output."""
+    copy = tmp_path_factory.mktemp("source") / "horserace"
+    shutil.copytree(ROOT, copy, ignore=_NOT_SOURCES)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory, source_tree) -> Path:
+    """The wheel pip builds from the checkout, once for the module's tests."""
+    out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source_tree)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    (wheel,) = tmp_path.glob("horserace-*.whl")
+    (built,) = out.glob("horserace-*.whl")
+    return built
+
+
+def test_wheel_carries_spec_and_corpus(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in (
         "horserace/_spec/rules.md",
@@ -36,15 +76,179 @@ def test_wheel_carries_spec_and_corpus(tmp_path):
     assert corpus == {Path(n).name for n in names if n.startswith("horserace/_scenarios/rule-text/")}
 
 
+def test_wheel_carries_every_module_of_the_package(wheel):
+    # The packages are listed one by one in pyproject.toml: a new subpackage left out of
+    # the list works in a checkout and an editable install, and is missing from the wheel.
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {str(p.relative_to(ROOT)) for p in (ROOT / "horserace").rglob("*.py")}
+    assert modules - names == set()
+
+
+def _metadata(wheel: Path) -> str:
+    (name,) = (n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/METADATA"))
+    return zipfile.ZipFile(wheel).read(name).decode("utf-8")
+
+
+def test_wheel_carries_the_licence_as_an_spdx_expression(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    (licence,) = (n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    assert zipfile.ZipFile(wheel).read(licence).decode("utf-8") == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    headers = _metadata(wheel).split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in headers
+    assert "License-File: LICENSE" in headers
+    # PEP 639: no deprecated licence form beside the expression.
+    assert not [h for h in headers if h.startswith(("License:", "Classifier: License ::"))]
+
+
 def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch):
     from horserace.resources import paths
 
     fake_package = tmp_path / "site" / "horserace"
     (fake_package / "_spec").mkdir(parents=True)
     (fake_package / "_scenarios").mkdir()
+    (fake_package / "_examples").mkdir()
+    # Some distributions install a top-level examples/ into site-packages: not ours.
+    (fake_package.parent / "examples" / "python").mkdir(parents=True)
     monkeypatch.delenv("HORSERACE_SPEC", raising=False)
     # An installed package: no spec/ beside it, and importlib.resources finds it in site/.
     monkeypatch.setattr(paths, "source_root", lambda: fake_package.parent)
     monkeypatch.setattr(paths, "installed_package", lambda: fake_package)
     assert paths.spec_dir() == fake_package / "_spec"
     assert paths.default_corpus() == fake_package / "_scenarios"
+    assert paths.examples_dir() == fake_package / "_examples"
+
+
+def test_a_checkout_finds_its_own_folders():
+    from horserace.resources import paths
+
+    assert paths.examples_dir() == ROOT / "examples"
+    assert paths.default_corpus() == ROOT / "scenarios"
+
+
+def test_wheel_carries_the_examples(wheel):
+    from horserace.cli.commands.examples import example_files
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"horserace/_examples/{r.as_posix()}" for r in example_files(ROOT / "examples")}
+    assert "horserace/_examples/python/horse_race.py" in expected
+    assert "horserace/_examples/javascript/horse-race.js" in expected
+    assert {n for n in names if n.startswith("horserace/_examples/")} == expected
+
+
+def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_path):
+    site = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    env.pop("HORSERACE_SPEC", None)
+
+    def horserace(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "horserace", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    where = subprocess.run(
+        [sys.executable, "-c", "import horserace; print(horserace.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(site), where.stdout + where.stderr
+    out = tmp_path / "my-examples"
+    first = horserace("examples", str(out))
+    assert first.returncode == 0, first.stdout + first.stderr
+    for name in ("python/horse_race.py", "python/README.md", "javascript/horse-race.js", "javascript/README.md"):
+        assert (out / name).read_bytes() == (ROOT / "examples" / name).read_bytes()
+    assert not list(out.rglob("__pycache__"))  # pip compiled the wheel's .py files: not examples
+    again = horserace("examples", str(out))
+    assert again.returncode == 4 and "--force" in again.stderr
+    assert horserace("examples", "--force", str(out)).returncode == 0
+
+
+# ---------------------------------------------------------------------- the long description
+def _first_code_block(markdown: str) -> list[str]:
+    lines = markdown.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("```"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
+    return lines[start + 1 : end]
+
+
+def test_the_long_description_starts_with_what_a_user_types(wheel):
+    headers, body = _metadata(wheel).split("\n\n", 1)
+    assert "Description-Content-Type: text/markdown" in headers.splitlines()
+    assert body == (ROOT / "PYPI.md").read_text(encoding="utf-8")
+    first = next(line for line in body.splitlines() if line.strip() and not line.startswith(("#", "```")))
+    assert first == "pip install horserace"
+    assert _first_code_block(body) == [
+        "pip install horserace",
+        "horserace conform",
+        'horserace conform --impl "python3 my_adapter.py"',
+        "horserace examples my-examples/",
+    ]
+    for document in ("rules.md", "protocol.md", "fixture-format.md", "interpretations.md", "glossary.md"):
+        assert f"](spec/{document})" in body, document
+    # The repository's README stays the developer's: its first lines are the two commands.
+    readme = _first_code_block((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert [line.split(" && ")[0] for line in readme] == ["python3 -m venv .venv"] * 2
+    assert "pip install horserace" not in readme
+
+
+# ---------------------------------------------------------------------- the sdist
+#: What a checkout holds beside the package, that the sdist must hold too: the test suite
+#: (every subfolder), what the tests read (the examples, the tools, the documents), and
+#: the licence.
+SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios")
+SDIST_FILES = ("LICENSE", "README.md", "PYPI.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
+
+
+def _is_cache(path: Path) -> bool:
+    return "__pycache__" in path.parts or path.suffix == ".pyc"
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory, source_tree) -> set[str]:
+    """The paths the sdist of the checkout holds, relative to its top folder."""
+    try:
+        import build  # noqa: F401  (the [test] extra has it)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("build is not installed; the [test] extra must provide it")
+        pytest.skip("build is not installed (pip install build)")
+    out = tmp_path_factory.mktemp("sdist")
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(source_tree)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (built,) = out.glob("horserace-*.tar.gz")
+    with tarfile.open(built) as archive:
+        names = [m.name for m in archive.getmembers() if m.isfile()]
+    top = {n.split("/", 1)[0] for n in names}
+    assert len(top) == 1, top
+    return {n.split("/", 1)[1] for n in names}
+
+
+def test_sdist_holds_the_whole_test_suite_and_what_it_reads(sdist):
+    on_disk = {
+        str(p.relative_to(ROOT))
+        for folder in SDIST_FOLDERS
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file() and not _is_cache(p.relative_to(ROOT))
+    }
+    assert {"tests/engine/test_hand.py", "tests/resources/test_packaging.py", "tests/conftest.py"} <= on_disk
+    assert on_disk - sdist == set()
+    assert set(SDIST_FILES) - sdist == set()
+    assert {n for n in sdist if _is_cache(Path(n))} == set()
+
+
+def test_sdist_carries_the_licence(sdist):
+    assert "LICENSE" in sdist
+    assert "examples/python/horse_race.py" in sdist and "examples/javascript/horse-race.js" in sdist

@@ -125,3 +125,31 @@ def test_export_round_trips_through_the_loader(tmp_path, capsys, corpus):
         named = load_ruleset(tmp_path / path)
         assert named.ruleset == resolve(named.name).ruleset
     capsys.readouterr()
+
+
+def test_every_path_the_export_manifest_names_is_in_the_export(tmp_path, capsys):
+    from pathlib import Path
+
+    from horserace.resources.paths import spec_dir
+
+    assert main(["export", "--format", "json", str(tmp_path)]) == ExitCode.OK
+    assert "5 spec documents" in capsys.readouterr().out
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    named = [path for key in ("files", "rulesets", "schemas", "spec") for path in manifest[key]]
+    # "format": "spec/fixture-format.md of horserace X.Y.Z" names a document too.
+    named.append(manifest["format"].split(" of ", 1)[0])
+    missing = [path for path in named if not (tmp_path / path).is_file()]
+    assert missing == []
+    # The prose spec as it is: every document of spec/, byte for byte.
+    assert manifest["spec"] == [
+        "spec/fixture-format.md",
+        "spec/glossary.md",
+        "spec/interpretations.md",
+        "spec/protocol.md",
+        "spec/rules.md",
+    ]
+    for path in manifest["spec"]:
+        assert (tmp_path / path).read_bytes() == (spec_dir() / Path(path).name).read_bytes()
+    # Nothing is in the export that the manifest does not name.
+    written = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+    assert written == {*named, "manifest.json"}

@@ -26,7 +26,8 @@ HELP: dict[str, str] = {
     "diff": "which outcomes change between two rulesets",
     "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
     "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
-    "export": "write the corpus, rulesets and schemas as plain JSON with a version stamp",
+    "export": "write the corpus, rulesets and schemas as plain JSON, with the spec and a version stamp",
+    "examples": "write the example implementations (Python, JavaScript) into a folder, to start your own from",
     "synthesize": "construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
     "bench": "measure random hands per second and memory",
 }

@@ -1,4 +1,4 @@
-"""``horserace export``: the corpus, rulesets and schemas as plain JSON."""
+"""``horserace export``: the corpus, rulesets and schemas as plain JSON, with the spec."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP[NAME],
         description="Write DIR/manifest.json (suite and protocol versions, date, file list), "
         "DIR/scenarios/**.json (each fixture file as a JSON list, paths kept), DIR/rulesets/*.json "
-        "and DIR/schema/**.json, for users who never run horserace's Python code.",
+        "DIR/schema/**.json and the spec's documents as DIR/spec/*.md, for users who never run "
+        "horserace's Python code.",
     )
     p.add_argument("out", metavar="DIR", help="the folder to write into")
     p.add_argument("--format", choices=("json",), default="json", help="export format (only json)")
@@ -35,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     manifest = export_json(Path(args.out))
     print(
         f"exported {manifest['fixtures']} fixtures in {len(manifest['files'])} files, "
-        f"{len(manifest['rulesets'])} rulesets and {len(manifest['schemas'])} schemas "
+        f"{len(manifest['rulesets'])} rulesets, {len(manifest['schemas'])} schemas "
+        f"and {len(manifest['spec'])} spec documents "
         f"(suite {manifest['suite']}, protocol {manifest['protocol']}) to {args.out}"
     )
     return ExitCode.OK
