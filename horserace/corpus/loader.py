@@ -3,8 +3,11 @@ values (spec/fixture-format.md).
 
 Checks, in order, each reported as ``file:line:column: message``:
 
-1. the file: size limit, safe YAML through the libyaml-backed loader, no duplicate keys,
-   no anchors or aliases (alias bombs), bounded nesting;
+1. the file (:mod:`horserace.resources.strict_yaml`): a regular file within the size
+   limit, checked before it is read; safe YAML through the libyaml-backed loader; no
+   anchors, aliases, merge keys or explicit tags (refused from the parser's events,
+   before anything is built: alias bombs never expand); no duplicate keys, keys that are
+   not strings or dates; nesting measured on the parsed structure;
 2. the JSON Schema (spec/schema/fixture.schema.json, draft 2020-12), validated by the
    compiled ``jsonschema_rs``; positions are recovered by a second parse only for a file
    that fails;
@@ -19,7 +22,6 @@ Nothing is lost: :func:`load_paths` collects every error of every file.
 from __future__ import annotations
 
 import re
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
@@ -31,10 +33,9 @@ from horserace.corpus.observers import check_scenario
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.errors import FixtureError, ScenarioError
 from horserace.resources.documents import load_rules
-from horserace.resources.limits import MAX_FILE_BYTES
 from horserace.resources.paths import default_corpus, display_path
 from horserace.resources.schemas import schema_errors
-from horserace.resources.strict_yaml import parse_yaml
+from horserace.resources.strict_yaml import parse_yaml, read_text
 
 
 # ---------------------------------------------------------------------- loading
@@ -93,36 +94,9 @@ def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True)
     for path in files:
         name = display_path(path)
         try:
-            info = path.stat()
-        except OSError as exc:
-            errors.append(FixtureError(f"cannot read: {exc.strerror}", file=name))
-            continue
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero would never end
-            errors.append(FixtureError("not a regular file", file=name))
-            continue
-        if info.st_size > MAX_FILE_BYTES:  # checked before reading, and again after
-            errors.append(
-                FixtureError(
-                    f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name
-                )
-            )
-            continue
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            errors.append(FixtureError(f"cannot read: {exc.strerror}", file=name))
-            continue
-        if len(raw) > MAX_FILE_BYTES:
-            errors.append(
-                FixtureError(
-                    f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; fixture files are small", file=name
-                )
-            )
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            errors.append(FixtureError(f"not UTF-8 (byte {exc.start})", file=name))
+            text = read_text(path, name)  # a regular file, its size checked before reading
+        except FixtureError as exc:
+            errors.append(exc)
             continue
         loaded, errs = load_text(text, name)
         fixtures.extend(loaded)
