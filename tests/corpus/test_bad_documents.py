@@ -12,16 +12,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
 from horserace.conformance.expectations import read_expectations
-from horserace.corpus.loader import load_paths
+from horserace.corpus.fixture import Fixture
+from horserace.corpus.loader import check_fixtures, load_paths
 from horserace.errors import ExpectationsError, RulesetError
 from horserace.resources.rulesets import load_ruleset
-from tests.corpus.test_fixture_loader import GOOD_LAYOUT
+from tests.corpus.test_fixture_loader import FULL_SET, GOOD_LAYOUT
 
 # GOOD_LAYOUT, line by line (the positions below count from it):
 #  1 - id: T3STAA
@@ -41,6 +43,44 @@ def layout(old: str, new: str) -> str:
     assert old in GOOD_LAYOUT, old
     return GOOD_LAYOUT.replace(old, new, 1)
 
+
+def play(hands: list[list[str]], boneyard: list[str], placements: str = "[]") -> str:
+    """A play fixture in block style, one list a line: hands[s] is on line 15 + s, the
+    boneyard on the line after the last hand, placements on the next."""
+
+    def seq(tiles: list[str]) -> str:
+        return "[" + ", ".join(f'"{t}"' for t in tiles) + "]"
+
+    hand_lines = "".join(f"          - {seq(h)}\n" for h in hands)
+    zeros = [0] * len(hands)
+    return (
+        "- id: T3STPP\n"  # 1
+        "  description: a play fixture\n"  # 2
+        "  kind: play\n"  # 3
+        "  rules: [HR-DEAL-1]\n"  # 4
+        "  origin: rule-text\n"  # 5
+        "  why: test\n"  # 6
+        "  input:\n"  # 7
+        "    mode: individual\n"  # 8
+        f"    seats: {len(hands)}\n"  # 9
+        f"    scores: {zeros}\n"  # 10
+        "    target: 61\n"  # 11
+        "    hands:\n"  # 12
+        "      - opener: 0\n"  # 13
+        "        hands:\n"  # 14
+        f"{hand_lines}"  # 15, 16, ...
+        f"        boneyard: {seq(boneyard)}\n"
+        f"        placements: {placements}\n"
+        f"  expected: {{hands: [], scores: {zeros}, match_winners: []}}\n"
+    )
+
+
+#: A valid two-player deal: 7 tiles each, 14 in the boneyard.
+HANDS = [FULL_SET[0:7], FULL_SET[7:14]]
+BONEYARD = FULL_SET[14:]
+#: Seat 0 holds [2|2] and [2|3]: it may open with the spinner [2|2] and then play [2|3].
+SPIN_HANDS = [["[2|2]", "[2|3]", *FULL_SET[20:25]], FULL_SET[0:7]]
+SPIN_REST = [t for t in FULL_SET if t not in SPIN_HANDS[0] and t not in SPIN_HANDS[1]]
 
 DEEP = 70  # nesting levels in the rows below; the limit is 64
 HOSTILE = "a & b, *c, !d, !!str e, <<: f, &g *h"
@@ -178,6 +218,84 @@ ROWS = [
         6,
         1006,  # where libyaml gives up (its own limit, 1000 flow levels), before any event
     ),
+    # ---- the meaning: each error at its offending value
+    ("tile outside the set", layout('- {tile: "[2|2]"}', '- {tile: "[7|2]"}'), "input.steps[0].tile: ", 9, 16),
+    (
+        "tile twice",
+        play(HANDS, [*BONEYARD[:-1], FULL_SET[3]]),
+        "[0|3] appears twice (input.hands[0].hands[0] and input.hands[0].boneyard)",
+        17,
+        137,
+    ),
+    (
+        "tile twice on the layout",
+        layout(
+            '      - {tile: "[2|2]"}',
+            '      - {tile: "[2|2]"}\n      - {tile: "[2|2]", target: "[2|2]", port: linear-a}',
+        ),
+        "input.steps[1].tile: [2|2] is already on the layout",
+        10,
+        16,
+    ),
+    (
+        "wrong deal size",
+        play([FULL_SET[0:8], FULL_SET[8:14]], FULL_SET[14:]),
+        "input.hands[0].hands[0]: a fresh deal gives 7 tiles",
+        15,
+        13,
+    ),
+    (
+        "play setup missing a tile",
+        play(HANDS, BONEYARD[:-1]),
+        "input.hands[0]: hands, boneyard and layout hold 27 tiles, not 28; missing [6|6]",
+        13,
+        9,
+    ),
+    (
+        "illegal placement",
+        layout(
+            '      - {tile: "[2|2]"}',
+            '      - {tile: "[2|2]"}\n      - {tile: "[3|4]", target: "[2|2]", port: linear-b}',
+        ),
+        "input.steps[1]: placing [3|4] is illegal",
+        10,
+        9,
+    ),
+    (
+        "illegal placement in play",
+        play(SPIN_HANDS, SPIN_REST, '[{tile: "[2|2]"}, {tile: "[2|3]", target: "[2|2]", port: branch-a}]'),
+        "input.hands[0].placements[1]: seat 0 placing [2|3] [2|2] branch-a is illegal",
+        18,
+        39,
+    ),
+    (
+        "unknown rule ID",
+        layout("rules: [HR-COUNT-2]", "rules: [HR-COUNT-2, HR-COUNT-" + "99]"),  # see test_fixture_loader
+        "does not exist in spec/rules.md",
+        4,
+        23,
+    ),
+    (
+        "duplicate fixture ID",
+        GOOD_LAYOUT + GOOD_LAYOUT.replace("description: a lone", "description: again, a lone"),
+        "duplicate fixture ID (also ",
+        14,  # the second fixture's id
+        7,
+    ),
+    (
+        "unknown variant reading",
+        layout("  origin:", "  variants: {branch_use: three}\n  origin:"),
+        "variants/branch_use",  # the schema names the readings first
+        5,
+        26,
+    ),
+    (
+        "generated fixture outside scenarios/generated/",
+        layout("origin: rule-text", "origin: generated"),
+        "generated fixtures live under scenarios/generated/",
+        5,
+        11,
+    ),
 ]
 
 
@@ -200,6 +318,86 @@ def test_bad_document(tmp_path, document, fragment, line, column):
     assert fragment in err.message, err.render()
     assert (err.line, err.column) == (line, column), err.render()
     assert err.render().startswith(f"{err.file}:{line}:{column}: ")
+
+
+def test_the_positions_of_the_table_point_at_the_values():
+    """The hand-counted positions of the semantic rows, checked against the text: each
+    points at the start of the value it names."""
+    starts = {
+        "tile outside the set": '"[7|2]"',
+        "tile twice": '"[0|3]"]',  # the boneyard's last tile
+        "wrong deal size": '["[0|0]"',
+        "duplicate fixture ID": "T3STAA",
+        "play setup missing a tile": "opener",
+        "illegal placement": '{tile: "[3|4]"',
+        "illegal placement in play": '{tile: "[2|3]"',
+        "unknown rule ID": "HR-COUNT-" + "99",
+        "generated fixture outside scenarios/generated/": "generated",
+        "unknown variant reading": "three",
+    }
+    for row_id, document, _, line, column in ROWS:
+        if row_id in starts:
+            text_line = document.splitlines()[line - 1]
+            assert text_line[column - 1 :].startswith(starts[row_id]), (row_id, text_line)
+
+
+def test_an_unknown_variant_reading_the_schema_let_through_points_at_it():
+    """The semantic check behind the schema's enum (the register and the schema are two
+    sources): its error points at the reading."""
+    text = layout("  origin:", "  variants: {branch_use: one}\n  origin:")
+    fx = Fixture.from_document(
+        {
+            "id": "T3STAA",
+            "description": "x",
+            "kind": "layout",
+            "rules": ["HR-COUNT-2"],
+            "origin": "rule-text",
+            "why": "x",
+            "input": {"steps": [{"tile": "[2|2]"}]},
+            "expected": {},
+            "variants": {"branch_use": "three"},
+        },
+        "case.yaml",
+        1,
+    )
+    (err,) = check_fixtures([fx], {"case.yaml": text}.get)
+    assert "variant branch_use=three is not a reading" in err.message
+    assert (err.line, err.column) == (5, 26)
+    (err,) = check_fixtures([fx])  # no text: the fixture's line
+    assert (err.line, err.column) == (1, None)
+
+
+def test_rejected_at_not_the_last_action_points_at_it(tmp_path):
+    text = textwrap.dedent(
+        """\
+        - id: T3STQQ
+          description: x
+          kind: illegal
+          rules: [HR-PLACE-1]
+          origin: rule-text
+          why: x
+          input:
+            mode: individual
+            seats: 2
+            scores: [0, 0]
+            target: 61
+            hands: [HANDS0, HANDS1]
+            boneyard: BONEYARD
+            opener: 0
+            actions:
+              - {seat: 1, action: draw}
+              - {seat: 0, action: draw}
+          expected:
+            rejected_at: 0
+            rule: HR-TURN-1
+        """
+    )
+    q = lambda tiles: "[" + ", ".join(f'"{t}"' for t in tiles) + "]"  # noqa: E731
+    text = text.replace("HANDS0", q(HANDS[0])).replace("HANDS1", q(HANDS[1])).replace("BONEYARD", q(BONEYARD))
+    errors = _errors(tmp_path, text)
+    assert len(errors) == 1, [e.render() for e in errors]
+    assert "rejected_at must be the last action" in errors[0].message
+    assert (errors[0].line, errors[0].column) == (19, 18)
 
 
 # ---------------------------------------------------------------- time and memory
