@@ -221,6 +221,15 @@ ROWS = [
     # ---- the meaning: each error at its offending value
     ("tile outside the set", layout('- {tile: "[2|2]"}', '- {tile: "[7|2]"}'), "input.steps[0].tile: ", 9, 16),
     (
+        "target outside the set",
+        layout(
+            '      - {tile: "[2|2]"}', '      - {tile: "[2|2]"}\n      - {tile: "[2|3]", target: "[2|9]", port: low}'
+        ),
+        "input.steps[1].target: ",
+        10,
+        33,
+    ),
+    (
         "tile twice",
         play(HANDS, [*BONEYARD[:-1], FULL_SET[3]]),
         "[0|3] appears twice (input.hands[0].hands[0] and input.hands[0].boneyard)",
@@ -325,6 +334,7 @@ def test_the_positions_of_the_table_point_at_the_values():
     points at the start of the value it names."""
     starts = {
         "tile outside the set": '"[7|2]"',
+        "target outside the set": '"[2|9]"',
         "tile twice": '"[0|3]"]',  # the boneyard's last tile
         "wrong deal size": '["[0|0]"',
         "duplicate fixture ID": "T3STAA",
