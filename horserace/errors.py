@@ -176,10 +176,15 @@ class ExpectationsError(InputError):
 class ScenarioError(InputError):
     """A fixture input that no game can have, or that breaks a rule where it says it is
     legal.  ``rule`` is the rule concerned; ``at`` the index of the refused action in the
-    input's list, where there is one."""
+    input's list, where there is one; ``path`` the offending value's place inside the
+    fixture as keys and list indices (``("input", "hands", 0, "boneyard", 3)``; empty
+    where none is known), so that the loader can give its ``line:column``."""
 
-    def __init__(self, message: str, rule: str | None = None, at: int | None = None) -> None:
+    def __init__(
+        self, message: str, rule: str | None = None, at: int | None = None, *, path: tuple[str | int, ...] = ()
+    ) -> None:
         self.at = at
+        self.path = path
         super().__init__(message, rule=rule)
 
 

@@ -5,6 +5,12 @@ This is the reference implementation's side of every fixture kind: the same func
 serves replay (compared with ``expected``), the loader's semantic checks (a fixture whose
 own input breaks a rule is refused) and the protocol server.  Only the fixture's
 ``input`` and ``variants`` are read here, never its ``expected``.
+
+A :class:`~horserace.errors.ScenarioError` says where the offending value is twice: in
+its message for people (``input.hands[0].boneyard[3]``) and as a structured path
+(:attr:`~horserace.errors.ScenarioError.path`, keys and indices inside the fixture), which
+the loader turns into ``line:column``.  A path is a small tuple, its text made only
+when a check fails (the f-strings it replaces cost more per placement).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Literal, cast
 
+from horserace.corpus.compare import PathStep, format_path
 from horserace.corpus.encoding import event_record, layout_snapshot
 from horserace.corpus.fixture import Fixture
 from horserace.engine.hand import DEAL_SIZE, Hand, Move
@@ -25,6 +32,7 @@ from horserace.errors import IllegalAction, RuleError, ScenarioError
 # Layout and settle are looked up here when a fixture is observed: horserace.quality.mutants swaps them.
 __all__ = [
     "OBSERVERS",
+    "Where",
     "check_scenario",
     "move_name",
     "new_position",
@@ -38,20 +46,39 @@ __all__ = [
 ]
 
 
-def _tile(text: str, where: str) -> Tile:
+#: A place inside a fixture: keys and list indices from the fixture's top, ``("input", "hands", 0)``.
+Where = tuple[PathStep, ...]
+
+
+def _refused(where: Where, message: str, rule: str | None = None, at: int | None = None) -> ScenarioError:
+    """A :class:`ScenarioError` about the value at ``where``, its message led by the path."""
+    return ScenarioError(f"{format_path(where)}: {message}", rule, at, path=where)
+
+
+def _tile(text: str, where: Where) -> Tile:
     try:
         return parse_tile(text)
     except RuleError as exc:
-        raise ScenarioError(f"{where}: {exc.message}", exc.rule) from None
+        raise _refused(where, exc.message, exc.rule) from None
 
 
-def _tiles(items: list[str], where: str) -> list[Tile]:
-    return [_tile(t, f"{where}[{i}]") for i, t in enumerate(items)]
+def _tiles(items: list[str], where: Where) -> list[Tile]:
+    try:
+        return [parse_tile(t) for t in items]
+    except RuleError:
+        for i, t in enumerate(items):  # which one: the path is made only now
+            _tile(t, (*where, i))
+        raise
 
 
-def _placement(entry: dict[str, Any], where: str) -> Move:
-    tile = _tile(entry["tile"], f"{where}.tile")
-    target = _tile(entry["target"], f"{where}.target") if "target" in entry else None
+def _placement(entry: dict[str, Any], where: Where) -> Move:
+    try:
+        tile = parse_tile(entry["tile"])
+        target = parse_tile(entry["target"]) if "target" in entry else None
+    except RuleError:  # which one: the path is made only now
+        _tile(entry["tile"], (*where, "tile"))
+        _tile(entry["target"], (*where, "target"))
+        raise
     port = parse_port(entry["port"]) if "port" in entry else None
     return tile, target, port
 
@@ -68,25 +95,26 @@ def with_target(ruleset: Ruleset, target: int) -> Ruleset:
 
 
 # ---------------------------------------------------------------------- layout
-def _apply_to_layout(layout: Layout, entries: list[dict[str, Any]], where: str) -> None:
-    for i, entry in enumerate(entries):
-        tile, target, port = _placement(entry, f"{where}[{i}]")
-        if tile in layout:
-            raise ScenarioError(f"{where}[{i}]: {NAMES[tile]} is already on the layout", "HR-SET-1")
-        try:
-            target, port = layout.normalise(tile, target, port)
-        except IllegalAction as exc:
-            raise ScenarioError(f"{where}[{i}]: placing {NAMES[tile]} is illegal: {exc.message}", exc.rule) from None
-        layout.place(tile, target, port)
+def _apply_to_layout(layout: Layout, entry: dict[str, Any], where: Where) -> None:
+    """Place one listed entry (at ``where``) on the layout."""
+    tile, target, port = _placement(entry, where)
+    if tile in layout:
+        raise _refused((*where, "tile"), f"{NAMES[tile]} is already on the layout", "HR-SET-1")
+    try:
+        target, port = layout.normalise(tile, target, port)
+    except IllegalAction as exc:
+        raise _refused(where, f"placing {NAMES[tile]} is illegal: {exc.message}", exc.rule) from None
+    layout.place(tile, target, port)
 
 
 def observe_layout(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     layout = engine.layout_class(branch_use_one=ruleset.branch_use is BranchUse.ONE)
-    _apply_to_layout(layout, inp.get("setup", []), "input.setup")
+    for i, entry in enumerate(inp.get("setup", [])):
+        _apply_to_layout(layout, entry, ("input", "setup", i))
     steps = []
     for i, entry in enumerate(inp["steps"]):
         try:
-            _apply_to_layout(layout, [entry], f"input.steps[{i}]")
+            _apply_to_layout(layout, entry, ("input", "steps", i))
         except ScenarioError as exc:
             exc.at = i
             raise
@@ -99,19 +127,22 @@ def _table(inp: dict[str, Any]) -> tuple[bool, int, list[int]]:
     partnership = inp["mode"] == "partnership"
     seats = inp["seats"]
     if partnership and seats != 4:
-        raise ScenarioError("input.seats: the partnership game has four seats", "HR-SEAT-1")
+        raise _refused(("input", "seats"), "the partnership game has four seats", "HR-SEAT-1")
     sides = 2 if partnership else seats
     scores = list(inp["scores"])
     if len(scores) != sides:
-        raise ScenarioError(f"input.scores: {sides} sides need {sides} scores, not {len(scores)}", "HR-SEAT-1")
-    if any(s >= inp["target"] for s in scores):
-        raise ScenarioError(f"input.scores: a side at or over the target {inp['target']} has already won", "HR-MATCH-1")
+        raise _refused(("input", "scores"), f"{sides} sides need {sides} scores, not {len(scores)}", "HR-SEAT-1")
+    for i, s in enumerate(scores):
+        if s >= inp["target"]:
+            raise _refused(
+                ("input", "scores", i), f"a side at or over the target {inp['target']} has already won", "HR-MATCH-1"
+            )
     return partnership, seats, scores
 
 
 def new_position(
     deal: dict[str, Any],
-    where: str,
+    where: Where,
     *,
     partnership: bool,
     seats: int,
@@ -121,29 +152,34 @@ def new_position(
 ) -> Hand:
     """A hand at its starting position: a fresh deal, or a deal with placements already on
     the layout.  Every tile once (HR-SET-1), all 28 accounted for (HR-DEAL-2), deal sizes
-    for a fresh deal (HR-DEAL-1)."""
+    for a fresh deal (HR-DEAL-1).  ``where`` is the deal's place in the fixture
+    (``("input", "hands", 0)``, or ``("input",)`` for an illegal or perft fixture)."""
     if len(deal["hands"]) != seats:
-        raise ScenarioError(f"{where}.hands: {seats} seats need {seats} hands, not {len(deal['hands'])}", "HR-SEAT-1")
+        raise _refused((*where, "hands"), f"{seats} seats need {seats} hands, not {len(deal['hands'])}", "HR-SEAT-1")
     if not 0 <= deal["opener"] < seats:
-        raise ScenarioError(f"{where}.opener: there is no seat {deal['opener']}", "HR-SEAT-3")
-    hands = [_tiles(h, f"{where}.hands[{s}]") for s, h in enumerate(deal["hands"])]
-    boneyard = _tiles(deal["boneyard"], f"{where}.boneyard")
+        raise _refused((*where, "opener"), f"there is no seat {deal['opener']}", "HR-SEAT-3")
+    hands = [_tiles(h, (*where, "hands", s)) for s, h in enumerate(deal["hands"])]
+    boneyard = _tiles(deal["boneyard"], (*where, "boneyard"))
     layout_entries = deal.get("layout", [])
-    layout_tiles = [_tile(e["tile"], f"{where}.layout[{i}].tile") for i, e in enumerate(layout_entries)]
-    seen: dict[int, str] = {}
-    for label, group in [
-        *((f"{where}.hands[{s}]", h) for s, h in enumerate(hands)),
-        (f"{where}.boneyard", boneyard),
-        (f"{where}.layout", layout_tiles),
-    ]:
-        for t in group:
+    layout_tiles = [_tile(e["tile"], (*where, "layout", i, "tile")) for i, e in enumerate(layout_entries)]
+    # Each tile's group (a hand's index, then the boneyard, then the layout) and index in it.
+    groups = [*hands, boneyard, layout_tiles]
+    seen: dict[int, tuple[int, int]] = {}
+    for g, group in enumerate(groups):
+        for i, t in enumerate(group):
             if t in seen:
-                raise ScenarioError(f"{NAMES[t]} appears twice ({seen[t]} and {label})", "HR-SET-1")
-            seen[t] = label
+                first, second = _tile_place(where, seats, *seen[t]), _tile_place(where, seats, g, i)
+                raise ScenarioError(
+                    f"{NAMES[t]} appears twice ({format_path(first[:-1])} and {format_path(second[:-1])})",
+                    "HR-SET-1",
+                    path=second if g <= seats else (*second, "tile"),
+                )
+            seen[t] = (g, i)
     if len(seen) != TILE_COUNT:
         missing = sorted(set(range(TILE_COUNT)) - set(seen))
-        raise ScenarioError(
-            f"{where}: hands, boneyard and layout hold {len(seen)} tiles, not 28; missing "
+        raise _refused(
+            where,
+            f"hands, boneyard and layout hold {len(seen)} tiles, not 28; missing "
             + " ".join(NAMES[t] for t in missing),
             "HR-DEAL-2",
         )
@@ -151,14 +187,13 @@ def new_position(
         size = DEAL_SIZE[seats]
         for s, h in enumerate(hands):
             if len(h) != size:
-                raise ScenarioError(
-                    f"{where}.hands[{s}]: a fresh deal gives {size} tiles to each of {seats} players, not {len(h)}",
+                raise _refused(
+                    (*where, "hands", s),
+                    f"a fresh deal gives {size} tiles to each of {seats} players, not {len(h)}",
                     "HR-DEAL-1",
                 )
         if len(boneyard) != TILE_COUNT - size * seats:
-            raise ScenarioError(
-                f"{where}.boneyard: {TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2"
-            )
+            raise _refused((*where, "boneyard"), f"{TILE_COUNT - size * seats} tiles, not {len(boneyard)}", "HR-DEAL-2")
     hand = engine(
         hands,
         boneyard,
@@ -169,8 +204,18 @@ def new_position(
         validate=False,
         fresh_deal=False,
     )
-    _apply_to_layout(hand.layout, layout_entries, f"{where}.layout")
+    for i, entry in enumerate(layout_entries):
+        _apply_to_layout(hand.layout, entry, (*where, "layout", i))
     return hand
+
+
+def _tile_place(where: Where, seats: int, group: int, index: int) -> Where:
+    """The path of a tile of :func:`new_position`'s groups: a hand, the boneyard, the layout."""
+    if group < seats:
+        return (*where, "hands", group, index)
+    if group == seats:
+        return (*where, "boneyard", index)
+    return (*where, "layout", index)
 
 
 # ---------------------------------------------------------------------- play
@@ -181,20 +226,21 @@ def observe_play(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Han
     hand: Hand | None = None
     offset = 0  # placements of earlier hands, for the index of a refused one
     for n, hand_input in enumerate(inp["hands"]):
-        where = f"input.hands[{n}]"
+        where: Where = ("input", "hands", n)
         if hand is not None:
             if hand.match_over:
-                raise ScenarioError(f"{where}: the match ended in the previous hand", "HR-MATCH-3")
+                raise _refused(where, "the match ended in the previous hand", "HR-MATCH-3")
             if hand.next_opener is not None and hand_input["opener"] != hand.next_opener:
-                raise ScenarioError(
-                    f"{where}.opener: seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
+                raise _refused(
+                    (*where, "opener"),
+                    f"seat {hand.next_opener} placed the last tile and opens, not seat {hand_input['opener']}",
                     "HR-OPEN-3",
                 )
         hand = new_position(
             hand_input, where, partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
         )
         try:
-            _play_listed(hand, hand_input["placements"], f"{where}.placements")
+            _play_listed(hand, hand_input["placements"], (*where, "placements"))
         except ScenarioError as exc:
             if exc.at is not None:
                 exc.at += offset
@@ -205,7 +251,7 @@ def observe_play(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Han
     return {"hands": out, "scores": scores, "match_winners": list(hand.match_winners) if hand else []}
 
 
-def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: str) -> None:
+def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: Where) -> None:
     """Play the listed placements in order, making forced draws and passes between them;
     stop when the hand ends or the list runs out."""
     i = 0
@@ -213,7 +259,7 @@ def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: str) -> None:
         seat = hand.to_act
         if i < len(entries) and "end_turn" in entries[i]:
             if not hand.may_end_turn():
-                raise ScenarioError(f"{where}[{i}]: seat {seat} may not end the turn here", "HR-DRAW-1", i)
+                raise _refused((*where, i), f"seat {seat} may not end the turn here", "HR-DRAW-1", i)
             hand.end_turn(seat)
             i += 1
             continue
@@ -222,36 +268,44 @@ def _play_listed(hand: Hand, entries: list[dict[str, Any]], where: str) -> None:
             continue
         if i >= len(entries):
             return  # the fixture stops here, before the hand ends
-        tile, target, port = _placement(entries[i], f"{where}[{i}]")
+        tile, target, port = _placement(entries[i], (*where, i))
         try:
             hand.place(seat, tile, target, port)
         except IllegalAction as exc:
-            raise ScenarioError(
-                f"{where}[{i}]: seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}",
+            raise _refused(
+                (*where, i),
+                f"seat {seat} placing {move_name(tile, target, port)} is illegal: {exc.message}",
                 exc.rule,
                 i,
             ) from None
         i += 1
     if i < len(entries):
-        raise ScenarioError(f"{where}[{i}]: the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3", i)
+        raise _refused((*where, i), f"the hand is over; {len(entries) - i} placement(s) left over", "HR-END-3", i)
 
 
 # ---------------------------------------------------------------------- settlement
 def observe_settlement(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
     partnership, seats, scores = _table(inp)
     if len(inp["hands"]) != seats:
-        raise ScenarioError(f"input.hands: {seats} seats need {seats} hands", "HR-SEAT-1")
-    hands = [_tiles(h, f"input.hands[{s}]") for s, h in enumerate(inp["hands"])]
-    all_tiles = [t for h in hands for t in h]
-    if len(set(all_tiles)) != len(all_tiles):
-        raise ScenarioError("input.hands: a tile appears twice", "HR-SET-1")
+        raise _refused(("input", "hands"), f"{seats} seats need {seats} hands", "HR-SEAT-1")
+    hands = [_tiles(h, ("input", "hands", s)) for s, h in enumerate(inp["hands"])]
+    seen: dict[int, int] = {}
+    for s, h in enumerate(hands):
+        for i, t in enumerate(h):
+            if t in seen:
+                raise ScenarioError(
+                    f"{NAMES[t]} appears twice (input.hands[{seen[t]}] and input.hands[{s}])",
+                    "HR-SET-1",
+                    path=("input", "hands", s, i),
+                )
+            seen[t] = s
     ended_by = inp["ended_by"]
     domino = None if ended_by == "blocked" else ended_by
     if domino is not None:
         if domino >= seats:
-            raise ScenarioError(f"input.ended_by: there is no seat {domino}", "HR-SEAT-3")
+            raise _refused(("input", "ended_by"), f"there is no seat {domino}", "HR-SEAT-3")
         if hands[domino]:
-            raise ScenarioError(f"input.ended_by: seat {domino} ended the hand but still holds tiles", "HR-END-1")
+            raise _refused(("input", "ended_by"), f"seat {domino} ended the hand but still holds tiles", "HR-END-1")
     result = engine.settle(
         [pips_of(mask_of(h)) for h in hands],
         partnership=partnership,
@@ -272,15 +326,15 @@ def observe_illegal(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = 
     partnership, seats, scores = _table(inp)
     ruleset = with_target(ruleset, inp["target"])
     hand = new_position(
-        inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
+        inp, ("input",), partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
     )
     for i, action in enumerate(inp["actions"]):
         seat, kind = action["seat"], action["action"]
         try:
             if kind == "place":
                 if "tile" not in action:
-                    raise ScenarioError(f"input.actions[{i}]: a place action names its tile")
-                tile, target, port = _placement(action, f"input.actions[{i}]")
+                    raise _refused(("input", "actions", i), "a place action names its tile")
+                tile, target, port = _placement(action, ("input", "actions", i))
                 hand.place(seat, tile, target, port)
             elif kind == "draw":
                 hand.draw(seat)
@@ -328,7 +382,7 @@ def observe_perft(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Ha
 
     def fresh() -> Hand:
         return new_position(
-            inp, "input", partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
+            inp, ("input",), partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
         )
 
     def count(path: list[_Decision], depth: int) -> int:
@@ -379,7 +433,8 @@ def check_scenario(fixture: Fixture) -> None:
         last = len(fixture.input["actions"]) - 1
         if fixture.expected.get("rejected_at") != last:
             raise ScenarioError(
-                f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects"
+                f"expected.rejected_at must be the last action ({last}): an illegal fixture ends with the action it rejects",
+                path=("expected", "rejected_at"),
             )
         return
     if fixture.kind == "perft":
@@ -387,7 +442,7 @@ def check_scenario(fixture: Fixture) -> None:
         partnership, seats, scores = _table(fixture.input)
         new_position(
             fixture.input,
-            "input",
+            ("input",),
             partnership=partnership,
             seats=seats,
             scores=scores,

@@ -48,8 +48,12 @@ def schema_errors(data: Any, text: str, file: str, name: str = "fixture.schema")
         if checker.is_valid(data):
             return []
         found = sorted(checker.iter_errors(data), key=lambda e: [str(p) for p in e.instance_path])
-    except ValueError:  # jsonschema_rs: "Recursion limit reached"
-        return [FixtureError(f"nesting deeper than {MAX_DEPTH} levels; fixtures are shallow", file=file)]
+    except ValueError as exc:  # jsonschema_rs: "Recursion limit reached", or a value JSON does not have
+        # The strict YAML layer refuses both before this (depth, dates, keys that are not
+        # strings); data from elsewhere gets the validator's own words, not a guess.
+        if "recursion" in str(exc).lower():
+            return [FixtureError(f"nesting deeper than {MAX_DEPTH} levels; fixtures are shallow", file=file)]
+        return [FixtureError(f"cannot be validated: {exc}", file=file)]
     errors = []
     for err in found:
         path = list(err.instance_path)

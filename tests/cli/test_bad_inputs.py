@@ -48,6 +48,13 @@ def test_an_invalid_ruleset_file_is_invalid_input_with_its_place(command, tmp_pa
     assert f"{bad}:4:" in err and "readings/branch_use" in err
 
 
+def test_a_ruleset_with_an_anchor_is_invalid_input_at_the_anchor(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BAD_RULESET.replace("readings: {branch_use: three}", "readings: &r {branch_use: one}"))
+    assert main(["replay", "--rules", str(bad)]) == ExitCode.INVALID_INPUT
+    assert f"{bad}:4:11: anchor &r: anchors and aliases are not allowed" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", PATH_COMMANDS)
 def test_a_fixture_path_that_does_not_exist_is_a_usage_error(command, tmp_path, capsys):
     missing = tmp_path / "no" / "such.yaml"
@@ -88,6 +95,8 @@ def test_an_expectations_file_that_does_not_exist_is_a_usage_error(tmp_path, cap
         ("expected_failures: {NOSUCH: x}\n", ":"),
         ("expected_failures: {a: 1\n", ":2:"),  # broken YAML: the place of the error
         ("expected_failures: {a: x, a: y}\n", ":1:"),  # a duplicate key, as the strict loader finds it
+        ("expected_failures:\n  AAAAAA: &r x\n  BBBBBB: *r\n", ":2:11: anchor &r"),  # refused from the events
+        ("expected_failures: !!map {}\n", ":1:20: YAML tag !!map"),
     ],
 )
 def test_an_invalid_expectations_file_is_invalid_input(text, where, tmp_path, capsys):
