@@ -74,3 +74,30 @@ def test_the_report_renders_without_errors_or_overflow(tmp_path):
             if artifacts:
                 Path(artifacts).mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(shot, Path(artifacts) / shot.name)
+
+
+def test_the_javascript_examples_report_with_its_deliberate_error(tmp_path, monkeypatch, capsys):
+    """The report a new implementer meets first: the JavaScript example with its
+    documented error (HR-COUNT-4) switched on, at both widths; the screenshots are kept
+    as ``javascript-example-report-{width}px.png``."""
+    from horserace.cli import main
+
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not installed; .ci/run must provide it")
+        pytest.skip("node is not installed")
+    monkeypatch.delenv("HORSERACE_EXAMPLE_CORRECT", raising=False)
+    example = Path(__file__).parents[2] / "examples" / "javascript" / "horse-race.js"
+    report = tmp_path / "report"
+    assert main(["conform", "--impl", f"{node} {example}", "--report-dir", str(report)]) == 1
+    artifacts = os.environ.get("HORSERACE_ARTIFACTS")
+    with Browser(chromium_path(), tmp_path / "profile") as browser:
+        for width in WIDTHS:
+            page = browser.open((report / "report.html").as_uri(), width=width, height=1000)
+            assert page.errors == [] and page.evaluate(OVERFLOW) <= 0, width
+            assert page.evaluate("document.querySelectorAll('circle.claim-missing').length") >= 5
+            png = page.screenshot()
+            if artifacts:
+                Path(artifacts).mkdir(parents=True, exist_ok=True)
+                (Path(artifacts) / f"javascript-example-report-{width}px.png").write_bytes(png)
