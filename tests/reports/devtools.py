@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Browser", "BrowserError", "Page"]
+__all__ = ["BASE_FLAGS", "Browser", "BrowserError", "Page"]
 
-FLAGS = [
+#: Headless, offline, quiet: every Chromium the tests start.
+BASE_FLAGS = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -33,9 +34,8 @@ FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--hide-scrollbars",
-    "--remote-debugging-pipe",
 ]
+FLAGS = [*BASE_FLAGS, "--hide-scrollbars", "--remote-debugging-pipe"]
 
 
 class BrowserError(RuntimeError):

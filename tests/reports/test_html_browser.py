@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from horserace.reports.html import render_html
 from tests.reports.devtools import Browser
-from tests.reports.test_html_report import HEADER, chromium_path, footer_for, layout_record, passing, play_record
+from tests.reports.test_html_report import chromium_path, report_page
 
 pytestmark = pytest.mark.browser
 
@@ -23,15 +22,8 @@ OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth"
 
 
 def _page(tmp_path: Path) -> Path:
-    results = [
-        passing("AAAAAA", "HR-COUNT-1"),
-        layout_record(),
-        play_record(("hands", 0, "events", 3, "count")),
-        passing("BBBBBB", "HR-SETTLE-1", "skip"),
-        passing("CCCCCC", "HR-TURN-1", "xfail"),
-    ]
     page = tmp_path / "report.html"
-    page.write_text(render_html(HEADER, results, footer_for(results)), encoding="utf-8")
+    page.write_text(report_page(), encoding="utf-8")
     return page
 
 

@@ -24,6 +24,7 @@ from horserace.reports.stream import ResultStream
 from horserace.reports.svg import SPINNER_COLOUR, layout_svg
 from horserace.reports.write import write_all
 from horserace.resources.documents import load_rules
+from tests.reports.devtools import BASE_FLAGS
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -531,16 +532,7 @@ def test_write_all_writes_the_html_report(tmp_path):
 
 
 # ---------------------------------------------------------------------- the browser
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM_FLAGS = BASE_FLAGS
 BROWSER_TIMEOUT = 60  # seconds per Chromium run
 
 
