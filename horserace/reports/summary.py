@@ -148,7 +148,9 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
         if ran == total:
             return Verdict(f"CONFORMANT on all {total} fixtures", "ok")
         return Verdict(f"CONFORMANT on {ran} of {total} fixtures ({skipped} skipped; {scope(header, results)})", "ok")
-    if total and ran == 0:
+    if total == 0:
+        return Verdict("NOT CONFORMANT: no fixture to run", "bad")
+    if ran == 0:
         return Verdict(f"NOT CONFORMANT: nothing ran ({total} skipped; {scope(header, results)})", "bad")
     failed = sum(1 for r in results if r["status"] not in PASSING)
     if not failed and skipped and footer.get("require_all"):

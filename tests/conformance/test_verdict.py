@@ -43,6 +43,7 @@ def _results(*statuses: str) -> list[dict]:
         ),
         (("pass",), {"conformant": False, "interrupted": True}, "INTERRUPTED after 1 fixture(s)", "warn"),
         ((), {"conformant": False, "unusable": "no hello"}, "IMPLEMENTATION UNUSABLE", "bad"),
+        ((), {"conformant": False}, "NOT CONFORMANT: no fixture to run", "bad"),
     ],
 )
 def test_the_verdict_says_what_ran(statuses, footer, text, tone):
