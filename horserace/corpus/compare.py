@@ -73,14 +73,16 @@ class Difference:
     def path(self) -> str:
         return format_path(self.at) + (" (length)" if self.length else "")
 
-    def text(self) -> str:
-        """The difference in one line, for people."""
+    def text(self, sides: tuple[str, str, str, str] = ("expected", "got", "missing", "not expected")) -> str:
+        """The difference in one line, for people; ``sides`` names the two sides and the
+        items only one of them has (``horserace diff`` says A and B)."""
+        first, second, only_first, only_second = sides
         times = f" (x{self.count})" if self.count > 1 else ""
         if self.item == "missing":
-            return f"{self.path}: missing {_json(self.expected)}{times}"
+            return f"{self.path}: {only_first} {_json(self.expected)}{times}"
         if self.item == "extra":
-            return f"{self.path}: not expected {_json(self.actual)}{times}"
-        return f"{self.path}: expected {_json(self.expected)}, got {_json(self.actual)}"
+            return f"{self.path}: {only_second} {_json(self.actual)}{times}"
+        return f"{self.path}: {first} {_json(self.expected)}, {second} {_json(self.actual)}"
 
     @property
     def field(self) -> str | None:

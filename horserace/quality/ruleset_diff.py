@@ -9,7 +9,6 @@ point where the two diverge.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,16 +57,7 @@ def ab(d: Difference) -> dict[str, Any]:
 
 def ab_text(d: Difference) -> str:
     """One difference in one line, with the sides called A and B."""
-    times = f" (x{d.count})" if d.count > 1 else ""
-    if d.item == "missing":
-        return f"{d.path}: only under A {_json(d.expected)}{times}"
-    if d.item == "extra":
-        return f"{d.path}: only under B {_json(d.actual)}{times}"
-    return f"{d.path}: A {_json(d.expected)}, B {_json(d.actual)}"
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return d.text(("A", "B", "only under A", "only under B"))
 
 
 @dataclass
