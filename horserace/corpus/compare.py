@@ -121,7 +121,7 @@ def diff(
 ) -> list[Difference]:
     """Every difference of ``actual`` from ``expected`` (see the module docstring)."""
     out = [] if out is None else out
-    key = next((step for step in reversed(at) if isinstance(step, str)), None) if at else None
+    last = at[-1] if at else None  # the key this value sits under (an index for a list item)
     if isinstance(expected, dict) and isinstance(actual, dict):
         for k, value in expected.items():
             sub = (*at, k)
@@ -129,13 +129,13 @@ def diff(
                 out.append(Difference(sub, value, MISSING))
             else:
                 diff(value, actual[k], sub, out)
-        if key == "divide":  # a move only the implementation counts is the bug
+        if last == "divide":  # a move only the implementation counts is the bug
             for k in actual.keys() - expected.keys():
                 out.append(Difference((*at, k), MISSING, actual[k]))
     elif isinstance(expected, list) and isinstance(actual, list):
-        if at and at[-1] == key and key in SET_COLLECTIONS:
+        if last in SET_COLLECTIONS:
             _diff_multiset(expected, actual, at, out)
-        elif at and at[-1] == key == "events":
+        elif last == "events":
             _diff_trace(expected, actual, at, out)
         else:
             _diff_list(expected, actual, at, out)
@@ -155,6 +155,8 @@ def _diff_list(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...],
 
 
 def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
+    if len(expected) == len(actual) and not _diff_list(expected, actual, at, []):
+        return  # equal in the canonical order, item by item: the usual case, and the cheap one
     want = Counter(_key(canonical(item)) for item in expected)
     have = Counter(_key(canonical(item)) for item in actual)
     if want == have:
