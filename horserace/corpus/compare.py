@@ -155,8 +155,11 @@ def _diff_list(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...],
 
 
 def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
-    if len(expected) == len(actual) and not _diff_list(expected, actual, at, []):
-        return  # equal in the canonical order, item by item: the usual case, and the cheap one
+    if len(expected) == len(actual):
+        itemwise: list[Difference] = []
+        _diff_list(expected, actual, at, itemwise)
+        if not itemwise:
+            return  # equal in the canonical order, item by item: the usual case, and the cheap one
     want = Counter(_key(canonical(item)) for item in expected)
     have = Counter(_key(canonical(item)) for item in actual)
     if want == have:
