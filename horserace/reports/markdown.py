@@ -12,9 +12,8 @@ import json
 import re
 
 from horserace.reports.escape import code_span, for_markdown
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_title, tally
+from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_title, rule_where, tally
 from horserace.reports.summary import verdict as run_verdict
-from horserace.resources.documents import load_rules
 
 __all__ = ["markdown"]
 
@@ -41,7 +40,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
         for row in ranking:
             title = for_markdown(row["title"], cell=True)
             lines.append(
-                f"| [{row['rule']}]({_rule_link(row['rule'])}) | {row['failed']} | {row['primary_failed']} | {title} |"
+                f"| [{row['rule']}]({rule_where(row['rule'])}) | {row['failed']} | {row['primary_failed']} | {title} |"
             )
     lines += [
         "",
@@ -55,7 +54,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     for row in rows:
         title = for_markdown(row["title"], cell=True)
         lines.append(
-            f"| [{row['rule']}]({_rule_link(row['rule'])}) | {title} | {row['passed']} | {row['failed']} | "
+            f"| [{row['rule']}]({rule_where(row['rule'])}) | {title} | {row['passed']} | {row['failed']} | "
             f"{row['skipped']} | {' '.join(row['failing'])} |"
         )
     failing = [r for r in results if r["status"] not in PASSING]
@@ -67,7 +66,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
             place = code_span(f"{r['file']}:{r['line']}")
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
             rule = r["rule"]
-            lines += ["", f"Rule [{rule}]({_rule_link(rule)}): {for_markdown(rule_title(rule))}"]
+            lines += ["", f"Rule [{rule}]({rule_where(rule)}): {for_markdown(rule_title(rule))}"]
             if r["message"]:
                 lines += ["", *_fenced(r["message"])]
             if r.get("why"):
@@ -101,8 +100,3 @@ def _fenced(text: str) -> list[str]:
     longest = max((len(run) for run in re.findall("`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
     return [f"{fence}text", for_markdown(text), fence]
-
-
-def _rule_link(rule_id: str) -> str:
-    rule = load_rules().get(rule_id)
-    return f"spec/rules.md#{rule.anchor}" if rule else "spec/rules.md"
