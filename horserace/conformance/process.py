@@ -191,9 +191,7 @@ class _Child:
         except BlockingIOError:
             pass
         except (OSError, ValueError):
-            raise ImplementationFailure(
-                "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
-            ) from None
+            raise self._closed_input() from None
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -211,9 +209,12 @@ class _Child:
             except BlockingIOError:
                 continue
             except (OSError, ValueError):
-                raise ImplementationFailure(
-                    "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
-                ) from None
+                raise self._closed_input() from None
+
+    def _closed_input(self) -> ImplementationFailure:
+        return ImplementationFailure(
+            "crash", f"the implementation closed its input{self._exit_note()}", self.stderr_tail()
+        )
 
     def close_input(self) -> None:
         try:
