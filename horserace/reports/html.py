@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from horserace.corpus.status import Status
+from horserace.engine.tiles import PIPS, parse_tile
 from horserace.reports.escape import for_html
 from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_where, tally
 from horserace.reports.summary import verdict as run_verdict
@@ -397,8 +398,11 @@ def _fixture_section(record: dict, anchor: str) -> str:
 
 
 def _pips(tile: object) -> int | None:
-    match = re.fullmatch(r"\[(\d)\|(\d)\]", str(tile))
-    return int(match.group(1)) + int(match.group(2)) if match else None
+    """The pips of a tile written in the stream (HR-SET-2), ``None`` for what is no tile."""
+    try:
+        return PIPS[parse_tile(str(tile))]
+    except ValueError:
+        return None
 
 
 def _seats(record: dict) -> str:
