@@ -27,6 +27,7 @@ HELP: dict[str, str] = {
     "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
     "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
     "export": "write the corpus, rulesets and schemas as plain JSON, with the spec and a version stamp",
+    "site": "write the specification as a static site: every rule, fixture and reading cross-linked, every layout drawn",
     "examples": "write the example implementations (Python, JavaScript) into a folder, to start your own from",
     "synthesize": "construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
     "bench": "measure random hands per second and memory",
