@@ -32,7 +32,7 @@ def _contents(headings: list[Heading], levels: tuple[int, ...] = (2, 3)) -> str:
         for h in headings
         if h.level in levels
     )
-    return f'<nav class="contents" aria-label="contents"><ol>{items}</ol></nav>' if items else ""
+    return f'<nav class="contents" aria-label="contents"><ul>{items}</ul></nav>' if items else ""
 
 
 def document_page(name: str, text: str | None, title: str, md: Markdown, *, missing: str = "") -> Page:

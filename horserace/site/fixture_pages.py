@@ -21,6 +21,7 @@ from horserace.engine.tiles import PIPS, parse_tile
 from horserace.errors import RuleError
 from horserace.reports.html import failing_layout, refused_action
 from horserace.reports.svg import layout_svg
+from horserace.resources.documents import DOCUMENTS
 from horserace.site.catalogue import Catalogue, Links
 from horserace.site.pages import Page, e, fixture_table, frame, json_block, linked, readings_text, tile_list
 
@@ -332,7 +333,9 @@ def _rules(fx: Fixture, cat: Catalogue) -> str:
 
 def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None) -> Page:
     """The page of one fixture; ``exported`` is its file in the site's JSON export."""
-    sources = "<br>".join(f"{e(s.get('doc'))} «{e(s.get('section'))}»" for s in fx.sources)
+    sources = "<br>".join(
+        f"{e(DOCUMENTS.get(str(s.get('doc')), s.get('doc')))} «{e(s.get('section'))}»" for s in fx.sources
+    )
     meta = [
         ("kind", f"<code>{e(fx.kind)}</code>: {e(KIND_TEXT.get(fx.kind, ''))}"),
         ("rules", _rules(fx, cat)),
