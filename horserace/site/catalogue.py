@@ -104,6 +104,9 @@ class Catalogue:
     #: Rule ID -> the glossary terms its text uses; a term's slug -> the rules using it.
     terms_of_rule: dict[str, list[GlossaryTerm]] = field(default_factory=dict)
     rules_of_term: dict[str, list[str]] = field(default_factory=dict)
+    #: The same for register entries.
+    terms_of_entry: dict[str, list[GlossaryTerm]] = field(default_factory=dict)
+    entries_of_term: dict[str, list[str]] = field(default_factory=dict)
     #: (document, section heading) -> the fixtures whose ``sources`` cite it.
     by_section: dict[tuple[str, str], list[Fixture]] = field(default_factory=dict)
     #: The files of the site's JSON export (``export/schema/fixture.schema.json``), once written.
@@ -206,8 +209,11 @@ def make_catalogue(
             }
 
     for rule_id, rule in rules.items():
-        text = f"{rule.title}\n{rule.statement}"
-        cat.terms_of_rule[rule_id] = [term for term in cat.terms if _uses(text, term)]
+        cat.terms_of_rule[rule_id] = [term for term in cat.terms if _uses(f"{rule.title}\n{rule.statement}", term)]
         for term in cat.terms_of_rule[rule_id]:
             cat.rules_of_term.setdefault(term.slug, []).append(rule_id)
+    for entry_id, entry in entries.items():
+        cat.terms_of_entry[entry_id] = [term for term in cat.terms if _uses(f"{entry.title}\n{entry.text}", term)]
+        for term in cat.terms_of_entry[entry_id]:
+            cat.entries_of_term.setdefault(term.slug, []).append(entry_id)
     return cat

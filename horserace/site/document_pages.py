@@ -12,7 +12,7 @@ from horserace.resources.documents import DOCUMENTS
 from horserace.site.catalogue import Catalogue, Links
 from horserace.site.fixture_pages import KIND_TEXT
 from horserace.site.markdown import Heading, Markdown
-from horserace.site.pages import NAVIGATION, Page, e, frame, id_links
+from horserace.site.pages import NAVIGATION, Page, e, frame, id_links, term_links
 
 __all__ = ["document_page", "glossary_page", "index_page", "register_page", "search_page", "untitled"]
 
@@ -88,6 +88,7 @@ def register_page(cat: Catalogue, md: Markdown, text: str) -> Page:
             f'<section class="entry" id="{e(entry_id)}"><h2><code>{e(entry_id)}</code> {e(entry.title)}</h2>'
             f"{md.render(entry.text, _TOP)}"
             f"<h3>Rules it bears on</h3><p>{id_links(cat.rules_of_entry.get(entry_id, []), _TOP.rule)}</p>"
+            f"<h3>Glossary terms it uses</h3>{term_links(cat.terms_of_entry.get(entry_id, []), _TOP)}"
             f"{_readings(entry_id, cat)}"
             + (
                 f"<h3>Fixtures whose why cites it</h3><p>{id_links((fx.id for fx in mentioned), _TOP.fixture)}</p>"
@@ -111,16 +112,18 @@ def glossary_page(cat: Catalogue, md: Markdown, text: str) -> Page:
     rows = []
     for term in cat.terms:
         rules = cat.rules_of_term.get(term.slug, [])
+        entries = cat.entries_of_term.get(term.slug, [])
         words = "".join(f'<td lang="{e(code)}">{md.inline(term.words.get(code, ""), _TOP)}</td>' for code in DOCUMENTS)
         rows.append(
             f'<tr id="{e(term.slug)}"><th>{e(term.english)}</th><td>{md.inline(term.definition, _TOP)}</td>{words}'
-            f'<td class="used"><span class="count">{len(rules)}</span> {id_links(rules, _TOP.rule)}</td></tr>'
+            f'<td class="used"><span class="count">{len(rules)}</span> {id_links(rules, _TOP.rule)}</td>'
+            f'<td class="used"><span class="count">{len(entries)}</span> {id_links(entries, _TOP.entry)}</td></tr>'
         )
     languages = "".join(f"<th>{e(language)}</th>" for language in DOCUMENTS.values())
     body = (
         f'<section class="document">{md.render(preamble, _TOP)}</section>'
         '<div class="wide"><table class="glossary"><thead><tr><th>English term</th><th>definition</th>'
-        f"{languages}<th>rules that use it</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f"{languages}<th>rules that use it</th><th>register entries</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
     return Page("glossary.html", frame(heading or "Glossary", body, _TOP, current="glossary.html"))
 

@@ -16,6 +16,7 @@ from typing import Any
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.corpus.fixture import Fixture
 from horserace.reports.escape import for_html
+from horserace.resources.documents import GlossaryTerm
 from horserace.site.catalogue import Catalogue, Links
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "json_block",
     "linked",
     "readings_text",
+    "term_links",
     "tile_list",
 ]
 
@@ -163,3 +165,9 @@ def id_links(ids: Iterable[str], href: Callable[[str], str]) -> str:
     """IDs as a row of links (``href`` makes each one's link)."""
     shown = " ".join(f'<a class="ref" href="{e(href(i))}"><code>{e(i)}</code></a>' for i in ids)
     return shown or '<span class="quiet">none</span>'
+
+
+def term_links(terms: Iterable[GlossaryTerm], links: Links) -> str:
+    """Glossary terms as a row of links to their anchors in the glossary."""
+    shown = " · ".join(f'<a class="ref" href="{e(links.term(t))}">{e(t.english)}</a>' for t in terms)
+    return f'<p class="terms">{shown}</p>' if shown else '<p class="quiet">None.</p>'

@@ -8,7 +8,7 @@ from __future__ import annotations
 from horserace.resources.documents import DOCUMENTS, Rule
 from horserace.site.catalogue import Catalogue, Links
 from horserace.site.markdown import Markdown
-from horserace.site.pages import Page, e, fixture_table, frame, linked
+from horserace.site.pages import Page, e, fixture_table, frame, linked, term_links
 
 __all__ = ["rule_page", "rule_pages", "rules_document"]
 
@@ -55,17 +55,6 @@ def _entries(rule: Rule, cat: Catalogue) -> str:
     return f"<ul>{''.join(items)}</ul>" if items else '<p class="quiet">None: the documents agree on it.</p>'
 
 
-def _terms(rule: Rule, cat: Catalogue) -> str:
-    terms = cat.terms_of_rule.get(rule.id, [])
-    if not terms:
-        return '<p class="quiet">None.</p>'
-    return (
-        '<p class="terms">'
-        + " · ".join(f'<a class="ref" href="{e(_LINKS.term(t))}">{e(t.english)}</a>' for t in terms)
-        + "</p>"
-    )
-
-
 def rule_page(rule: Rule, cat: Catalogue, md: Markdown, neighbours: tuple[str | None, str | None]) -> Page:
     citing = cat.citing.get(rule.id, [])
     primary = sum(1 for fx in citing if fx.primary_rule == rule.id)
@@ -89,7 +78,7 @@ def rule_page(rule: Rule, cat: Catalogue, md: Markdown, neighbours: tuple[str | 
             "<h2>Register entries that bear on it</h2>",
             _entries(rule, cat),
             "<h2>Glossary terms it uses</h2>",
-            _terms(rule, cat),
+            term_links(cat.terms_of_rule.get(rule.id, []), _LINKS),
             f'<h2 id="fixtures">Fixtures that cite it <span class="count">{len(citing)}</span></h2>',
             f'<p class="quiet">{primary} with {e(rule.id)} as their primary rule (marked), '
             f"{len(citing) - primary} citing it beside another.</p>",

@@ -85,7 +85,7 @@ def test_every_rule_fixture_entry_and_term_has_its_place(site, corpus):
 
 def test_cross_links_go_both_ways(site, corpus):
     """rule <-> fixture, rule <-> register entry, rule <-> glossary term, register entry
-    <-> the fixtures that pin its readings."""
+    <-> glossary term, register entry <-> the fixtures that pin its readings."""
     cat = make_catalogue(corpus.fixtures)
     register = _hrefs(site / "register.html")
     glossary = _hrefs(site / "glossary.html")
@@ -104,6 +104,13 @@ def test_cross_links_go_both_ways(site, corpus):
         if fx.variants:
             assert "../register.html" in page, fx.id  # each reading links to its register entry
             assert f"fixtures/{fx.id}.html" in register, fx.id  # and the entry lists it under that reading
+    from_glossary = {value for _, _, value in links_of(site / "glossary.html")}
+    from_register = {value for _, _, value in links_of(site / "register.html")}
+    for entry_id, terms in cat.terms_of_entry.items():  # register entry <-> glossary term
+        for term in terms:
+            assert f"glossary.html#{term.slug}" in from_register, (entry_id, term.english)
+            assert f"register.html#{entry_id}" in from_glossary, (entry_id, term.english)
+    assert "spinner" in {t.english for t in cat.terms_of_entry["HRI-10"]}
     pinned = {fx.id for entry in cat.pinning.values() for fixtures in entry.values() for fx in fixtures}
     assert pinned == {fx.id for fx in corpus.fixtures if fx.variants}
     anchors = [value for _, _, value in links_of(site / "rules" / "HR-SPIN-3.html") if "register.html#" in value]
