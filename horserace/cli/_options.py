@@ -207,7 +207,9 @@ def impl_argv(impl: str | None) -> list[str]:
     import shlex  # noqa: PLC0415  (start-up: only the commands that start an implementation)
 
     if impl is None:
-        return [sys.executable, "-m", "horserace", "serve"]
+        from horserace.conformance.server import reference_argv  # noqa: PLC0415  (start-up: as above)
+
+        return reference_argv()
     try:
         argv = shlex.split(impl)
     except ValueError as exc:

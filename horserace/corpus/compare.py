@@ -4,8 +4,8 @@ diff:
 
 - keys absent from ``expected`` are not compared; a ``divide`` key (perft) on either
   side only is reported, the extra move of the implementation included;
-- the unordered collections of a layout snapshot (:data:`SET_COLLECTIONS`) are compared
-  as multisets in the canonical encoding: each missing and each extra item is reported
+- the unordered collections (:data:`SET_COLLECTIONS`: those of a layout snapshot, and
+  the sides of ``winners`` and ``match_winners``) are compared as multisets in the canonical encoding: each missing and each extra item is reported
   once, with its count, wherever it sits in the list;
 - an ordered list of another length is one difference of the whole lists when both are
   short, else its length and then the items side by side;
@@ -46,7 +46,7 @@ def format_path(at: tuple[PathStep, ...]) -> str:
     return text
 
 
-#: Unordered collections of a layout snapshot: compared as multisets.
+#: Unordered collections (a layout snapshot's, and lists of sides): compared as multisets.
 SET_COLLECTIONS = frozenset(SORT_KEYS)
 #: Ordered lists at most this long (and this short in JSON) are shown whole when their
 #: lengths differ.

@@ -32,6 +32,9 @@ SORT_KEYS: dict[str, Callable[[Any], Any]] = {
     "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
     "tiles": lambda t: t,
     "spinners": lambda t: t,
+    # Sides, not a ranking: a shared win lists its sides in any order.
+    "winners": lambda side: side,
+    "match_winners": lambda side: side,
 }
 
 
@@ -120,7 +123,7 @@ _TILE = re.compile(r"^\[\d\|\d\]$")
 
 def canonical(value: Any, key: str | None = None) -> Any:
     """Expected values in the canonical encoding: tiles low half first, the unordered
-    collections of a layout snapshot sorted."""
+    collections (a layout snapshot's, and the sides of `winners`) sorted."""
     if isinstance(value, str) and _TILE.match(value):
         try:
             return NAMES[parse_tile(value)]
