@@ -130,9 +130,9 @@ class Catalogue:
         if name in self.fixtures:
             return links.fixture(name)
         path, _, anchor = name.partition("#")
-        if path == "spec/rules.md" and anchor:
-            rule = next((r for r in self.rules.values() if r.anchor == anchor), None)
-            return links.rule(rule.id) if rule else None
+        rule = next((r for r in self.rules.values() if r.anchor == anchor), None) if path == "spec/rules.md" else None
+        if rule:  # a rule's heading: its page
+            return links.rule(rule.id)
         if path in DOCUMENT_PAGES:
             return links.page(DOCUMENT_PAGES[path]) + (f"#{anchor}" if anchor else "")
         exported = _exported_name(path)

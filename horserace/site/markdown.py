@@ -5,7 +5,9 @@ with two additions of the site's own, made on the token stream (never on the HTM
   entry's its entry ID (``HRI-10``), any other heading the slug GitHub would give it;
 * every rule ID, register entry ID and fixture ID in the text, and every code span that
   is one or that names a document of the specification (``spec/protocol.md``), becomes a
-  link to its page (:meth:`horserace.site.catalogue.Catalogue.href`).
+  link to its page (:meth:`horserace.site.catalogue.Catalogue.href`); a document's own
+  links to another (``[...](rules.md#order-of-checks-for-illegal-actions)``) go to that
+  document's page, and a link to a file the site does not have is dropped, its text kept.
 
 Raw HTML in a document is shown as text (``html: False``), and control characters are
 made visible first (:func:`horserace.reports.escape.for_markdown`): nothing in a
@@ -14,9 +16,11 @@ document can add markup to a page.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -96,11 +100,21 @@ class Markdown:
     def _linked(self, children: list[Token], links: Links) -> list[Token]:
         out: list[Token] = []
         inside_link = 0
+        kept: list[bool] = []  # for each open link: whether its link survives
         for child in children:
             if child.type == "link_open":
                 inside_link += 1
-            elif child.type == "link_close":
+                target = self._target(str(child.attrGet("href") or ""), links)
+                kept.append(target is not None)
+                if target is not None:
+                    child.attrSet("href", target)
+                    out.append(child)
+                continue
+            if child.type == "link_close":
                 inside_link -= 1
+                if kept.pop():
+                    out.append(child)
+                continue
             if inside_link:
                 out.append(child)
             elif child.type == "code_inline":
@@ -111,6 +125,20 @@ class Markdown:
             else:
                 out.append(child)
         return out
+
+    def _target(self, href: str, links: Links) -> str | None:
+        """Where a link of a document goes on the site: a web address or an anchor of the
+        same page as it is, a document of the specification (written relative to spec/,
+        or to the top for the changelog) to its page, anything else nowhere (the link is
+        dropped and its text stays: the site has no such file)."""
+        if urlsplit(href).scheme or href.startswith("#"):
+            return href
+        path, _, anchor = href.partition("#")
+        for candidate in (path, posixpath.normpath(posixpath.join("spec", path))):
+            target = self.catalogue.href(candidate + (f"#{anchor}" if anchor else ""), links)
+            if target:
+                return target
+        return None
 
     def _split(self, token: Token, links: Links) -> list[Token]:
         text = token.content

@@ -182,6 +182,24 @@ def test_markdown_is_rendered_by_markdown_it_with_raw_html_shown_as_text(corpus)
     assert "<td><code>[1|2]</code></td>" in html  # GitHub's tables, the escaped pipe inside a cell
 
 
+def test_a_documents_own_links_go_to_the_pages_of_the_site(corpus):
+    """A link of spec/protocol.md to another document (written relative to spec/) goes to
+    that document's page, a rule's heading to the rule's page; a link to a file the site
+    does not have is dropped, its text kept; a web address stays."""
+    md = Markdown(make_catalogue(corpus.fixtures))
+    html = md.render(
+        "[order](rules.md#order-of-checks-for-illegal-actions), [`spec/fixture-format.md`](fixture-format.md), "
+        "[zero](../spec/rules.md#hr-count-4-a-zero-end-is-a-counted-end), [notes](../shared/rules/README.md), "
+        "[pagat](https://www.pagat.com/), [here](#top)",
+        Links("../"),
+    )
+    assert '<a href="../rules.html#order-of-checks-for-illegal-actions">order</a>' in html
+    assert '<a href="../fixture-format.html"><code>spec/fixture-format.md</code></a>' in html
+    assert '<a href="../rules/HR-COUNT-4.html">zero</a>' in html
+    assert ", notes, " in html  # dropped: the site has no such file
+    assert '<a href="https://www.pagat.com/">pagat</a>' in html and '<a href="#top">here</a>' in html
+
+
 def test_the_export_is_carried_and_linked(site, corpus):
     manifest = json.loads((site / "export" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["fixtures"] == len(corpus.fixtures)
