@@ -226,3 +226,28 @@ def test_errors_of_all_files_are_reported(tmp_path):
     (tmp_path / "two.yaml").write_text(GOOD_LAYOUT.replace("sum: 4", "sum: x"))
     errs = [e.render() for e in load_paths([tmp_path]).errors]
     assert any("one.yaml" in e for e in errs) and any("two.yaml" in e for e in errs)
+
+
+def test_a_perft_position_is_checked_at_its_own_target(tmp_path):
+    """Scores above 61 are below a target of 121: the position is valid (the check of a
+    perft position had taken the canonical target, and refused it)."""
+    hands = [FULL_SET[:7], FULL_SET[7:14]]
+    text = f"""\
+- id: T3STPF
+  description: a perft position of a long match
+  kind: perft
+  rules: [HR-MOVE-1]
+  origin: rule-text
+  why: seven openings
+  input:
+    mode: individual
+    seats: 2
+    scores: [100, 70]
+    target: 121
+    hands: [{", ".join("[" + ", ".join(f'"{t}"' for t in h) + "]" for h in hands)}]
+    boneyard: [{", ".join(f'"{t}"' for t in FULL_SET[14:])}]
+    opener: 0
+    depth: 1
+  expected: {{nodes: 7, divide: {{}}}}
+"""
+    assert errors_for(tmp_path, text) == []
