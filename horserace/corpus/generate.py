@@ -28,7 +28,7 @@ that a seed's scenario of one kind does not change when other kinds are added.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -54,6 +54,7 @@ __all__ = [
     "hand_fixture",
     "illegal_fixture",
     "layout_fixture",
+    "layout_walk",
     "match_fixture",
     "perft_fixture",
     "random_play_fixture",
@@ -414,26 +415,42 @@ def _mirror(rng: random.Random, layout: Layout, target: Tile, port: Port) -> Por
     return port
 
 
+def layout_walk(
+    choose: Callable[[list[Move]], Move], length: int, *, branch_use_one: bool = False
+) -> Iterator[tuple[Layout, Move]]:
+    """Up to ``length`` placements from an empty layout, each chosen by ``choose`` among
+    every distinct legal placement of the tiles not yet placed (any tile of the set;
+    HR-PLACE-1, HR-MOVE-1, HR-SPIN-2, HR-SPIN-3 under ``branch_use_one``).  Yields the
+    layout as it is before each placement, and the placement, which is made when the
+    next one is asked for; stops early when no unplaced tile fits anywhere."""
+    layout = Layout(branch_use_one=branch_use_one)
+    unplaced = FULL_SET_MASK
+    for _ in range(length):
+        moves = layout.moves_for_mask(unplaced)
+        if not moves:
+            return
+        move = choose(moves)
+        yield layout, move
+        layout.place(*move)
+        unplaced ^= 1 << move[0]
+
+
 def layout_fixture(seed: int, seating: Seating, ruleset: Ruleset) -> dict[str, Any]:
     """Scenario kind ``layout``: random legal placements from an empty layout, any tile of
     the set, with mirror-image port names and tiles written high half first in the input
     (the observations are canonical).  The seating plays no part in a layout."""
     rng = _rng("layout", seed)
-    layout = Layout(branch_use_one=ruleset.branch_use is BranchUse.ONE)
-    length = rng.randint(1, LAYOUT_STEPS)
-    unplaced = FULL_SET_MASK
+
+    def choose(moves: list[Move]) -> Move:
+        return moves[int(rng.random() * len(moves))]
+
     steps: list[dict[str, str]] = []
-    while len(steps) < length:
-        moves = layout.moves_for_mask(unplaced)
-        if not moves:
-            break
-        tile, target, port = moves[int(rng.random() * len(moves))]
+    walk = layout_walk(choose, rng.randint(1, LAYOUT_STEPS), branch_use_one=ruleset.branch_use is BranchUse.ONE)
+    for layout, (tile, target, port) in walk:
         entry = {"tile": _written(rng, tile)}
         if target is not None:
             written = _mirror(rng, layout, target, cast(Port, port))
             entry.update(target=_written(rng, target), port=PORT_NAMES[written])
-        layout.place(tile, target, port)
-        unplaced ^= 1 << tile
         steps.append(entry)
     description = f"random layout of {len(steps)} placement(s), seed {seed}"
     doc = _document("layout", seed, f"layout{len(steps)}", description, "HR-COUNT-1", ruleset)
