@@ -138,5 +138,7 @@ def test_fuzz_with_an_unusable_implementation(tmp_path, capsys):
     )
 
 
-def test_a_partnership_of_two_players_is_a_usage_error(tmp_path, capsys):
+def test_players_and_partnership_fix_the_table(tmp_path, capsys):
+    code, report = fuzz_json(capsys, "--players", "4", "--kind", "settlement", "--budget", "6", "--out", str(tmp_path))
+    assert code == ExitCode.OK and report["tables"] == ["4 players"]
     assert main(["fuzz", "--players", "2", "--partnership", "--out", str(tmp_path)]) == ExitCode.USAGE
