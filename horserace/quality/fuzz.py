@@ -222,7 +222,8 @@ def _check_rulesets(plan: Plan, declared: Declared) -> None:
             ours = ", ".join(f"{k}={v}" for k, v in foreign.items())
             raise ImplementationUnusable(
                 f"the implementation declares {theirs}; the ruleset {named.name} needs {ours} "
-                "(choose the rulesets with --rules or --variant)"
+                "(give --rules that it declares; the reference engine declares those it is started with: "
+                "--impl 'horserace serve --rules NAME')"
             )
 
 
