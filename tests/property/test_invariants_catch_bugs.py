@@ -10,7 +10,7 @@ import pytest
 from horserace.engine.hand import Hand
 from horserace.engine.match import deal
 from tests import breakages
-from tests.property.invariants import play_checked
+from tests.property.invariants import play_checked, play_undoing
 
 
 def play_many(engine: type[Hand], seeds=range(40)):
@@ -36,3 +36,26 @@ def test_the_checks_pass_on_the_reference_engine():
 def test_each_check_catches_the_engine_broken_as_it_names(engine, message):
     with pytest.raises(AssertionError, match=message):
         play_many(engine)
+
+
+def undo_many(engine: type[Hand], seeds=range(20)):
+    for seed in seeds:
+        rng = random.Random(seed)
+        tiles, boneyard = deal(rng, 2)
+        play_undoing(engine(tiles, boneyard, 0, undoable=True), rng)
+
+
+def test_the_undo_check_passes_on_the_reference_engine():
+    undo_many(Hand)
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        pytest.param(breakages.UNDO_FORGETS_THE_DRAW, "_next_draw", id="undo-forgets-the-draw"),
+        pytest.param(breakages.RESTORE_FORGETS_THE_COUNT, "layout.count", id="restore-forgets-the-count"),
+    ],
+)
+def test_the_undo_check_catches_a_broken_undo(engine, message):
+    with pytest.raises(AssertionError, match=message):
+        undo_many(engine)
