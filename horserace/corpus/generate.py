@@ -1,8 +1,11 @@
-"""Generated fixtures: seeded random hands recorded as ``play`` fixtures.
+"""Generated fixtures: seeded random hands recorded as ``play`` fixtures, and perft
+tables (a position's perft counts at each depth).
 
-Their expected values are the reference engine's own trace, so they prove nothing about
-the rules: they are marked ``origin: generated``, live only under scenarios/generated/
-(or a scratch folder), and serve benchmarks, fuzzing and regression checks.
+Their expected values are the reference engine's own, so they prove nothing about the
+rules by themselves: they are marked ``origin: generated``, live only under
+scenarios/generated/ (or a scratch folder), and serve benchmarks, fuzzing, regression
+checks and, for the perft tables, a check of other implementations (a second
+implementation agrees with them: tests/corpus/test_perft_tables.py).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any, cast
 
 from horserace.corpus.encoding import event_record
 from horserace.corpus.ids import generated_id
+from horserace.corpus.positions import Position, count
 from horserace.engine.hand import Hand, Move
 from horserace.engine.layout import PORT_NAMES
 from horserace.engine.match import deal
@@ -19,7 +23,7 @@ from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.tiles import NAMES
 from horserace.engine.types import Port
 
-__all__ = ["random_play_fixture"]
+__all__ = ["PERFT_TABLE_RULES", "perft_table", "random_play_fixture"]
 
 
 def random_play_fixture(
@@ -81,3 +85,41 @@ def random_play_fixture(
     if ruleset.variants:
         doc["variants"] = ruleset.variants
     return doc
+
+
+#: What a perft count rests on: distinct moves (HR-MOVE-2, HR-MOVE-1), continuations
+#: (HR-TURN-1), forced draws (HR-DRAW-2) and a hand's end (HR-END-1).
+PERFT_TABLE_RULES = ["HR-MOVE-2", "HR-MOVE-1", "HR-TURN-1", "HR-DRAW-2", "HR-END-1"]
+
+
+def perft_table(name: str, position: Position, node_budget: int, *, source: str) -> list[dict[str, Any]]:
+    """A perft table of ``position``: one ``perft`` fixture per depth from 1, each with the
+    reference engine's ``nodes`` and ``divide``, to the deepest depth whose count has at
+    most ``node_budget`` nodes.  IDs are stable (from ``name`` and the depth); ``source``
+    says where the position comes from (``seed:1:players=3``, a fixture's ID)."""
+    fixtures: list[dict[str, Any]] = []
+    depth = 1
+    while True:
+        counted = count(position, depth)
+        if counted.nodes > node_budget and fixtures:
+            return fixtures
+        doc: dict[str, Any] = {
+            "id": generated_id(depth, f"perft-table:{name}"),
+            "description": f"Perft table {name} ({source}): depth {depth}, {counted.nodes:,} nodes",
+            "kind": "perft",
+            "rules": list(PERFT_TABLE_RULES),
+            "origin": "generated",
+            "why": (
+                f"Counted by the reference engine (horserace perft {source} --depth {depth}), not by hand; "
+                "the tables are cross-checked against examples/python/horse_race.py, a second implementation "
+                "written from the spec alone, to 50,000 nodes a table (tests/corpus/test_perft_tables.py)."
+            ),
+            "input": {**position.input, "depth": depth},
+            "expected": {"nodes": counted.nodes, "divide": counted.divide},
+        }
+        if position.variants:
+            doc["variants"] = dict(position.variants)
+        fixtures.append(doc)
+        if not counted.divide:  # the hand is over at the start: every depth counts 1
+            return fixtures
+        depth += 1
