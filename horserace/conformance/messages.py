@@ -44,8 +44,10 @@ class HelloRequest:
 
 @dataclass(frozen=True)
 class Hello:
-    """Implementation to runner, first: who it is, the fixture kinds it runs and the
-    reading of each register entry it follows (canonical where it names none)."""
+    """Implementation to runner, first: who it is, the fixture kinds it runs, the
+    reading of each register entry it follows (canonical where it names none) or, from
+    protocol 1.1, the readings it can be switched to (a tuple), and the match targets it
+    accepts (``None``: any)."""
 
     SCHEMA: ClassVar[str] = "hello-response"
     TYPE: ClassVar[str] = "hello"
@@ -54,18 +56,22 @@ class Hello:
     version: str
     language: str
     kinds: tuple[str, ...]
-    readings: Mapping[str, str] = field(default_factory=dict)
+    readings: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
+    targets: tuple[int, ...] | None = None
 
     def to_json(self) -> JSON:
-        return {
+        out: JSON = {
             "type": self.TYPE,
             "protocol": self.protocol,
             "name": self.name,
             "version": self.version,
             "language": self.language,
             "kinds": list(self.kinds),
-            "readings": dict(self.readings),
+            "readings": {k: v if isinstance(v, str) else list(v) for k, v in self.readings.items()},
         }
+        if self.targets is not None:
+            out["targets"] = list(self.targets)
+        return out
 
     @classmethod
     def from_json(cls, message: JSON) -> Hello:
@@ -75,26 +81,34 @@ class Hello:
             message["version"],
             message["language"],
             tuple(message["kinds"]),
-            dict(message.get("readings") or {}),
+            {k: v if isinstance(v, str) else tuple(v) for k, v in (message.get("readings") or {}).items()},
+            tuple(message["targets"]) if message.get("targets") is not None else None,
         )
 
 
 @dataclass(frozen=True)
 class RunRequest:
-    """Runner to implementation: one fixture's input; ``seq`` comes back in the answer."""
+    """Runner to implementation: one fixture's input; ``seq`` comes back in the answer.
+    From protocol 1.1, ``readings``: every register field with the reading to apply for
+    this request (``None``: not sent, as in 1.0)."""
 
     SCHEMA: ClassVar[str] = "run-request"
     TYPE: ClassVar[str] = "run"
     seq: str
     kind: str
     input: JSON
+    readings: Mapping[str, str] | None = None
 
     def to_json(self) -> JSON:
-        return {"type": self.TYPE, "seq": self.seq, "kind": self.kind, "input": self.input}
+        out: JSON = {"type": self.TYPE, "seq": self.seq, "kind": self.kind, "input": self.input}
+        if self.readings is not None:
+            out["readings"] = dict(self.readings)
+        return out
 
     @classmethod
     def from_json(cls, message: JSON) -> RunRequest:
-        return cls(message["seq"], message["kind"], message["input"])
+        readings = message.get("readings")
+        return cls(message["seq"], message["kind"], message["input"], dict(readings) if readings is not None else None)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ __all__ = [
     "encode",
     "problems",
     "same_major",
+    "unknown_fields",
 ]
 
 #: No protocol line may be longer than this (bytes, newline included).
@@ -118,6 +119,13 @@ _ANSWER_FIELDS = {
     "rejected": ({"type", "seq"}, {"type", "seq", "at", "rule", "message"}),
     "error": ({"type", "seq", "message"}, {"type", "seq", "message"}),
 }
+
+
+def unknown_fields(message: dict) -> list[str]:
+    """The fields of an answer that its type does not have (an answer of an unknown type
+    has none: :func:`answer_problems` refuses it whole)."""
+    fields = _ANSWER_FIELDS.get(message.get("type"))  # type: ignore[arg-type]
+    return [] if fields is None else sorted(message.keys() - fields[1])
 
 
 def answer_problems(message: dict) -> list[str]:

@@ -29,8 +29,8 @@ import pytest
 
 if TYPE_CHECKING:
     from horserace.conformance.runner import Worker
+    from horserace.conformance.scope import Scope
     from horserace.corpus.fixture import Fixture
-    from horserace.engine.ruleset import Ruleset
 
 __all__ = [
     "pytest_addoption",
@@ -91,7 +91,7 @@ class _Session:
         self.worker: Worker | None = None
         self.count = 0
 
-    def ensure(self) -> tuple[Worker, dict, Ruleset]:
+    def ensure(self) -> tuple[Worker, dict, Scope]:
         """The shared worker with its hello and readings; a handshake first when its
         process is not running (the first item, or after a crash or a timeout).  An
         unusable implementation ends the session (exit 3)."""
@@ -101,10 +101,10 @@ class _Session:
         if self.worker is None:
             self.worker = Worker(self.argv, self.options)
         try:
-            hello, ruleset = self.worker.ready()
+            hello, scope = self.worker.declared()
         except ImplementationUnusable as exc:
             pytest.exit(f"horserace: the implementation is unusable: {exc}", returncode=UNUSABLE_EXIT)
-        return self.worker, hello, ruleset
+        return self.worker, hello, scope
 
     def wanted(self, fx: Fixture) -> bool:
         """Whether a corpus node ID given on the command line selects ``fx`` (all of them
@@ -139,8 +139,8 @@ class FixtureItem(pytest.Item):
         from horserace.corpus.status import Status  # noqa: PLC0415  (start-up: as above)
         from horserace.resources.documents import load_rules  # noqa: PLC0415  (start-up: as above)
 
-        worker, hello, ruleset = self.state.ensure()
-        reason = applicable(self.fixture, hello, ruleset)
+        worker, _, scope = self.state.ensure()
+        reason = applicable(self.fixture, scope)
         if reason:
             # Located at the fixture (its file and line), not at this line of the plugin.
             raise pytest.skip.Exception(reason, _use_item_location=True)

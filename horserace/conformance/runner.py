@@ -17,11 +17,12 @@ from horserace._version import __version__
 from horserace.conformance.bounds import OBSERVATIONS_LIMIT, bounded, cut
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
 from horserace.conformance.process import Implementation, begin_run
-from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major
+from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major, unknown_fields
+from horserace.conformance.scope import Scope
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
-from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
+from horserace.engine.ruleset import Ruleset
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
 __all__ = ["Options", "Outcome", "Worker", "applicable", "conformant", "counts", "run"]
@@ -85,9 +86,10 @@ class Outcome:
         return rec
 
 
-def check_hello(answer: dict) -> Ruleset:
-    """The readings an implementation follows, from its hello; raises
-    :class:`ImplementationUnusable` for a wrong or foreign answer."""
+def check_hello(answer: dict) -> Scope:
+    """What an implementation takes part in, from its hello (kinds, readings, targets,
+    the protocol version both sides speak); raises :class:`ImplementationUnusable` for a
+    wrong or foreign answer."""
     if answer.get("type") != "hello":
         raise ImplementationUnusable(f"the first answer must be a hello, not {str(answer)[:120]}")
     if not same_major(answer.get("protocol")):
@@ -97,8 +99,7 @@ def check_hello(answer: dict) -> Ruleset:
     issues = problems("hello-response", answer)
     if issues:
         raise ImplementationUnusable("invalid hello: " + "; ".join(issues[:3]))
-    readings = {k: v for k, v in (answer.get("readings") or {}).items() if k in VARIANT_FIELDS}
-    return Ruleset.from_readings(readings)
+    return Scope.from_hello(answer, PROTOCOL_VERSION)
 
 
 def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status, list[Difference], str, int | None]:
@@ -137,20 +138,34 @@ class Worker:
         self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd)
         self.options = options
         self.hello: dict | None = None
-        self.ruleset: Ruleset | None = None
+        self.scope: Scope | None = None
 
     def handshake(self) -> dict:
         return self._handshake()[0]
 
     def ready(self) -> tuple[dict, Ruleset]:
-        """The hello and the readings of the running process; a handshake first when
-        there is none (at the start, or after a crash or a timeout killed the process).
-        Raises :class:`ImplementationUnusable` when the handshake fails."""
-        if self.hello is not None and self.ruleset is not None:
-            return self.hello, self.ruleset
+        """The hello and the default readings of the running process (those a fixture
+        runs under where it names none; :attr:`scope` has every reading declared); a
+        handshake first when there is none (at the start, or after a crash or a timeout
+        killed the process).  Raises :class:`ImplementationUnusable` when the handshake
+        fails."""
+        hello, scope = self.declared()
+        return hello, scope.ruleset
+
+    def declared(self) -> tuple[dict, Scope]:
+        """The hello and the :class:`Scope` of the running process, as :meth:`ready`."""
+        if self.hello is not None and self.scope is not None:
+            return self.hello, self.scope
         return self._handshake()
 
-    def _handshake(self) -> tuple[dict, Ruleset]:
+    def request(self, fx: Fixture, seq: str) -> dict:
+        """The ``run`` message for ``fx``: from protocol 1.1 on, with the readings it
+        runs under."""
+        assert self.scope is not None, "a request follows the handshake"
+        readings = self.scope.readings_for(fx) if self.scope.switches else None
+        return RunRequest(seq, fx.kind, fx.input, readings).to_json()
+
+    def _handshake(self) -> tuple[dict, Scope]:
         try:
             answer = self.impl.exchange(
                 HelloRequest(PROTOCOL_VERSION, __version__).to_json(), self.options.handshake_timeout
@@ -160,14 +175,14 @@ class Worker:
             tail = f"; stderr: {exc.stderr[-300:]}" if exc.stderr else ""
             raise ImplementationUnusable(f"handshake failed ({exc.outcome}): {exc.message}{tail}") from None
         try:
-            ruleset = check_hello(answer)
+            scope = check_hello(answer)
         except ImplementationUnusable:
             self.impl.kill()
             raise
         answer = {key: bounded(value) for key, value in answer.items()}  # it goes into every report
-        self.ruleset = ruleset
+        self.scope = scope
         self.hello = answer
-        return answer, ruleset
+        return answer, scope
 
     def run_one(self, fx: Fixture, seq: str) -> Outcome:
         """One fixture, one exchange (one-shot mode, and the pytest plugin)."""
@@ -205,7 +220,7 @@ class Worker:
                     continue
             while todo and len(sent) < WINDOW:
                 fx, seq = todo.popleft()
-                self.impl.send(RunRequest(seq, fx.kind, fx.input).to_json(), self.options.timeout)
+                self.impl.send(self.request(fx, seq), self.options.timeout)
                 sent.append((fx, seq))
             fx, seq = sent.popleft()
             start = time.perf_counter()
@@ -219,6 +234,7 @@ class Worker:
                 )
                 self._restart(sent, todo)
                 continue
+            answer, ignored = self._tolerate(answer)
             problem = answer_problems(answer)
             message = "invalid answer: " + "; ".join(problem[:3])
             if not problem and answer.get("seq") != seq:
@@ -229,7 +245,17 @@ class Worker:
                 self.impl.kill()
                 self._restart(sent, todo)
                 continue
-            emit(self._judge(fx, answer, start))
+            emit(self._judge(fx, answer, start, ignored))
+
+    def _tolerate(self, answer: dict) -> tuple[dict, list[str]]:
+        """From protocol 1.1 on, the fields of an answer that its type does not know are
+        ignored (and noted in the outcome); under 1.0 they make the answer invalid."""
+        if self.scope is None or not self.scope.switches:
+            return answer, []
+        extra = unknown_fields(answer)
+        if not extra:
+            return answer, []
+        return {k: v for k, v in answer.items() if k not in extra}, extra
 
     def _restart(self, sent: deque, todo: deque) -> None:
         """Forget the dead process; what was sent ahead goes back to the front."""
@@ -240,9 +266,10 @@ class Worker:
     def _exchange_one(self, fx: Fixture, seq: str) -> Outcome:
         start = time.perf_counter()
         try:
-            answer = self.impl.exchange(RunRequest(seq, fx.kind, fx.input).to_json(), self.options.timeout)
+            answer = self.impl.exchange(self.request(fx, seq), self.options.timeout)
         except ImplementationFailure as exc:
             return Outcome(fx, Status(exc.outcome), exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
+        answer, ignored = self._tolerate(answer)
         problem = answer_problems(answer)
         if not problem and answer.get("seq") != seq:
             problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
@@ -250,9 +277,9 @@ class Worker:
             return Outcome(
                 fx, Status.CRASH, "invalid answer: " + "; ".join(problem[:3]), seconds=time.perf_counter() - start
             )
-        return self._judge(fx, answer, start)
+        return self._judge(fx, answer, start, ignored)
 
-    def _judge(self, fx: Fixture, answer: dict, start: float) -> Outcome:
+    def _judge(self, fx: Fixture, answer: dict, start: float, ignored: list[str] | None = None) -> Outcome:
         """The outcome of a valid answer that arrived for ``fx``, judged in full and
         kept bounded (:mod:`horserace.conformance.bounds`)."""
         status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
@@ -263,6 +290,9 @@ class Worker:
             if status is not Status.PASS:
                 note = f"the answer's {size:,} bytes of observations are not kept (over {OBSERVATIONS_LIMIT:,})"
                 message = f"{message}; {note}" if message else note
+        if ignored:
+            note = "ignored the answer's unknown fields " + ", ".join(cut(name, 80) for name in ignored[:10])
+            message = f"{message}; {note}" if message else note
         return Outcome(
             fx,
             status,
@@ -288,16 +318,9 @@ def _out_of_turn(fx: Fixture, seq: str, echoed: object, later: list[str]) -> str
     return f"answer echoes seq {cut(str(echoed), 200)!r}, expected {seq!r}: a line nobody asked for"
 
 
-def applicable(fx: Fixture, hello: dict, ruleset: Ruleset) -> str | None:
+def applicable(fx: Fixture, scope: Scope) -> str | None:
     """Why a fixture is skipped for this implementation (``None``: it runs)."""
-    if fx.deprecated:
-        return f"deprecated: {fx.deprecated}"
-    if fx.kind not in hello.get("kinds", []):
-        return f"kind {fx.kind} not supported"
-    if not fx.applies_under(ruleset):
-        wanted = ", ".join(f"{k}={v}" for k, v in fx.variants.items() if getattr(ruleset, k).value != v)
-        return f"holds only under {wanted}"
-    return None
+    return scope.skip_reason(fx)
 
 
 def run(
@@ -313,13 +336,13 @@ def run(
     Raises :class:`ImplementationUnusable` when the first handshake fails."""
     begin_run(own_process=options.own_process)
     first = Worker(argv, options, cwd)
-    hello, ruleset = first.ready()
+    hello, scope = first.declared()
     if on_start:
         on_start(hello)
     outcomes: list[Outcome | None] = [None] * len(fixtures)
     todo: list[int] = []
     for i, fx in enumerate(fixtures):
-        reason = applicable(fx, hello, ruleset)
+        reason = applicable(fx, scope)
         if reason:
             skipped = _expectation(Outcome(fx, Status.SKIP, reason), options)
             outcomes[i] = skipped

@@ -10,27 +10,62 @@ from typing import IO
 from horserace._version import __version__
 from horserace.conformance.messages import Answer, Error, Hello, HelloRequest, Rejected, Result, RunRequest, StopRequest
 from horserace.conformance.protocol import PROTOCOL_VERSION, encode
+from horserace.conformance.scope import SWITCHING, minor
 from horserace.corpus.fixture import KINDS
 from horserace.corpus.observers import observe
 from horserace.engine.hand import Hand
-from horserace.engine.ruleset import CANONICAL, Ruleset
-from horserace.errors import ScenarioError
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
+from horserace.errors import InputError, ScenarioError
 
 __all__ = ["answer", "hello", "main_serve", "reply", "serve"]
 
 
-def hello(ruleset: Ruleset) -> Hello:
-    return Hello(PROTOCOL_VERSION, "horserace-reference", __version__, "Python", KINDS, ruleset.readings)
+def _spoken(request: dict) -> str:
+    """The version to answer a hello in: the runner's, where it is older than ours (a
+    1.0 runner gets a 1.0 hello: no lists of readings), else ours."""
+    theirs = request.get("protocol")
+    try:
+        return theirs if isinstance(theirs, str) and minor(theirs) < minor(PROTOCOL_VERSION) else PROTOCOL_VERSION
+    except ValueError:
+        return PROTOCOL_VERSION
 
 
-def reply(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> Hello | Answer | None:
+def hello(ruleset: Ruleset, every_reading: bool = False, protocol: str = PROTOCOL_VERSION) -> Hello:
+    """The server's hello: the readings of ``ruleset``, or, with ``every_reading`` and
+    from protocol 1.1, every reading of every field (the run then names the reading)."""
+    readings: dict[str, str | tuple[str, ...]] = dict(ruleset.readings)
+    if every_reading and minor(protocol) >= SWITCHING:
+        readings = dict(VARIANT_FIELDS)
+    return Hello(protocol, "horserace-reference", __version__, "Python", KINDS, readings)
+
+
+def _readings(message: dict, ruleset: Ruleset, every_reading: bool) -> dict[str, str]:
+    """The readings a run is answered under: those it carries (protocol 1.1), where the
+    server declared every reading; else the server's own."""
+    carried = message.get("readings")
+    if carried is None:
+        return ruleset.readings
+    if not isinstance(carried, dict):
+        raise InputError("readings: an object of register fields and readings")
+    chosen = Ruleset.from_readings(carried).readings
+    if not every_reading and chosen != ruleset.readings:
+        theirs = ", ".join(f"{k}={v}" for k, v in ruleset.variants.items()) or "the canonical readings"
+        raise InputError(f"this server follows {theirs} only (started with --rules or --variant)")
+    return chosen
+
+
+def reply(
+    message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand, every_reading: bool = False
+) -> Hello | Answer | None:
     """The reply to one protocol message (``None`` for ``stop``), from ``engine``: the
-    reference engine, or a variant or mutant of it that the caller hands down."""
+    reference engine, or a variant or mutant of it that the caller hands down.  With
+    ``every_reading``, a 1.1 hello declares every reading and each run is answered under
+    the readings it carries."""
     if not isinstance(message, dict):
         return Error("", "a message is a JSON object")
     kind_of = message.get("type")
     if kind_of == HelloRequest.TYPE:
-        return hello(ruleset)
+        return hello(ruleset, every_reading, _spoken(message))
     if kind_of == StopRequest.TYPE:
         return None
     raw_seq = message.get("seq")
@@ -41,7 +76,11 @@ def reply(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Ha
     if kind not in KINDS or not isinstance(inp, dict):
         return Error(seq, "a run message has a known kind and an input object")
     try:
-        observations = observe(kind, inp, ruleset.readings, engine=engine)
+        readings = _readings(message, ruleset, every_reading)
+    except InputError as exc:
+        return Error(seq, f"malformed readings: {exc}")
+    try:
+        observations = observe(kind, inp, readings, engine=engine)
     except ScenarioError as exc:
         return Rejected(seq, exc.at, exc.rule, exc.message)
     except (KeyError, TypeError, ValueError) as exc:
@@ -53,13 +92,21 @@ def reply(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Ha
     return Result(seq, observations)
 
 
-def answer(message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> dict | None:
+def answer(
+    message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand, every_reading: bool = False
+) -> dict | None:
     """The reply to one protocol message as it goes on the wire (``None`` for ``stop``)."""
-    out = reply(message, ruleset, engine)
+    out = reply(message, ruleset, engine, every_reading)
     return None if out is None else out.to_json()
 
 
-def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand) -> int:
+def serve(
+    stdin: IO[bytes],
+    stdout: IO[bytes],
+    ruleset: Ruleset = CANONICAL,
+    engine: type[Hand] = Hand,
+    every_reading: bool = False,
+) -> int:
     """Answer messages line by line until ``stop`` or the end of input (which also makes
     one-shot mode work: one line in, one line out, exit)."""
     for raw in stdin:
@@ -68,7 +115,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, eng
         except (ValueError, UnicodeDecodeError) as exc:
             out: dict | None = Error("", f"not a JSON line: {exc}").to_json()
         else:
-            out = answer(message, ruleset, engine)
+            out = answer(message, ruleset, engine, every_reading)
         if out is None:
             break
         stdout.write(encode(out))
@@ -76,5 +123,5 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], ruleset: Ruleset = CANONICAL, eng
     return 0
 
 
-def main_serve(ruleset: Ruleset, engine: type[Hand] = Hand) -> int:
-    return serve(sys.stdin.buffer, sys.stdout.buffer, ruleset, engine)
+def main_serve(ruleset: Ruleset, engine: type[Hand] = Hand, every_reading: bool = False) -> int:
+    return serve(sys.stdin.buffer, sys.stdout.buffer, ruleset, engine, every_reading)

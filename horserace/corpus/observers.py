@@ -212,6 +212,15 @@ def new_position(
     )
     for i, entry in enumerate(layout_entries):
         _apply_to_layout(hand.layout, entry, (*where, "layout", i))
+    for s, h in enumerate(hands):
+        if not h:  # a fresh deal gives every seat tiles; only a position can hold none
+            raise _refused(
+                (*where, "hands", s),
+                f"seat {s} holds no tile: its hand ended with its last tile, and a position "
+                "is given before the end of its hand",
+                "HR-END-1",
+            )
+    hand.check_position()
     return hand
 
 

@@ -1,7 +1,9 @@
 """``horserace coverage``: which fixtures exercise which rule, and which readings.
 
-A rule of spec/rules.md needs at least two fixtures citing it; every reading of every
-register variant (canonical readings included) needs a fixture that names it.
+A rule of spec/rules.md needs at least three fixtures citing it, and every reading of
+every register variant (canonical readings included) at least three fixtures that name
+it: one fixture shows a rule once, three from different positions show it is read the
+same way wherever it applies.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from horserace.corpus.fixture import Fixture
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.resources.documents import load_rules
 
-__all__ = ["MIN_FIXTURES_PER_RULE", "coverage_report"]
+__all__ = ["MIN_FIXTURES_PER_READING", "MIN_FIXTURES_PER_RULE", "coverage_report"]
 
-MIN_FIXTURES_PER_RULE = 2
+MIN_FIXTURES_PER_RULE = 3
+MIN_FIXTURES_PER_READING = 3
 
 
 def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
@@ -39,8 +42,14 @@ def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
             )
     for name, by_reading in readings.items():
         for reading, ids in by_reading.items():
-            if not ids:
-                gaps.append({"variant": f"{name}={reading}", "fixtures": 0, "problem": "no fixture names this reading"})
+            if len(ids) < MIN_FIXTURES_PER_READING:
+                gaps.append(
+                    {
+                        "variant": f"{name}={reading}",
+                        "fixtures": len(ids),
+                        "problem": f"fewer than {MIN_FIXTURES_PER_READING} fixtures name this reading",
+                    }
+                )
     kinds: dict[str, int] = {}
     for fx in fixtures:
         kinds[fx.kind] = kinds.get(fx.kind, 0) + 1

@@ -451,8 +451,19 @@ class Hand:
             self.events.append(Pass(seat))
         self._passes += 1
         self._next_turn(seat, None)
-        if not self._immediate_block and self._passes >= self.seats:
-            self._finish(HandEndReason.BLOCKED, None)  # HRI-5 variant: a round of passes
+        # HRI-5 variant: a round of passes.  Under the canonical reading the block is found
+        # before anyone passes (:meth:`_check_block`); a full round of passes ends the hand
+        # under both readings, so that no position can make the players pass forever.
+        if self._passes >= self.seats:
+            self._finish(HandEndReason.BLOCKED, None)
+
+    def check_position(self) -> None:
+        """End a hand whose starting position is blocked already (HR-BLOCK-1): a position
+        given with its layout, an empty boneyard and no seat able to place.  Under the
+        canonical HRI-5 it ends at once, with no pass; under ``round-of-passes`` the
+        players pass first, as in play.  Call it once the layout is built."""
+        if not self.over and self._next_draw == len(self.boneyard) and self._immediate_block:
+            self._check_block()
 
     def end_turn(self, seat: Seat) -> None:
         """Give up a continuation: only under the variant ``continuation=optional``."""

@@ -288,13 +288,13 @@ def fuzz_range(
     """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
     first (shrunk) finding."""
     worker = Worker(argv, options or Options())
-    _, followed = worker.ready()
-    if followed.readings != ruleset.readings:
+    _, scope = worker.declared()
+    if any(reading not in scope.readings[name] for name, reading in ruleset.readings.items()):
         worker.close()
-        theirs = ", ".join(f"{k}={v}" for k, v in followed.variants.items()) or "the canonical readings"
+        theirs = scope.describe()
         ours = ", ".join(f"{k}={v}" for k, v in ruleset.variants.items()) or "the canonical readings"
         raise ImplementationUnusable(
-            f"the implementation follows {theirs}; this fuzzing run is under {ours} "
+            f"the implementation's readings are {theirs}; this fuzzing run is under {ours} "
             "(choose it with --rules or --variant)"
         )
     done = 0

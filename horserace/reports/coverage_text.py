@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from horserace.corpus.rule_coverage import MIN_FIXTURES_PER_RULE
+from horserace.corpus.rule_coverage import MIN_FIXTURES_PER_READING, MIN_FIXTURES_PER_RULE
 
 __all__ = ["format_text"]
 
@@ -18,12 +18,23 @@ def format_text(report: dict[str, Any]) -> str:
     lines.append("")
     lines.append("register readings:")
     for name, readings in report["readings"].items():
-        lines.append("  " + name + ": " + ", ".join(f"{r} ({len(ids)})" for r, ids in readings.items()))
+        lines.append(
+            "  "
+            + name
+            + ": "
+            + ", ".join(
+                f"{r} ({len(ids)}{', needs more' if len(ids) < MIN_FIXTURES_PER_READING else ''})"
+                for r, ids in readings.items()
+            )
+        )
     lines.append("")
     if report["gaps"]:
         lines.append(f"{len(report['gaps'])} gap(s):")
         for gap in report["gaps"]:
             lines.append(f"  {gap.get('rule') or gap.get('variant')}: {gap['problem']}")
     else:
-        lines.append("no gaps: every rule has at least two fixtures and every reading has one")
+        lines.append(
+            f"no gaps: every rule has at least {MIN_FIXTURES_PER_RULE} fixtures and every reading is named by "
+            f"at least {MIN_FIXTURES_PER_READING}"
+        )
     return "\n".join(lines)

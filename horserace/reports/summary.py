@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from horserace.conformance.protocol import PROTOCOL_VERSION
+from horserace.conformance.scope import Scope
 from horserace.corpus.status import PASSING, Status
 from horserace.engine.ruleset import CANONICAL
+from horserace.errors import ImplementationUnusable
 from horserace.resources.documents import Rule, load_rules
 from horserace.resources.paths import display_path, spec_dir
 
@@ -120,9 +123,14 @@ def scope(header: dict, results: list[dict]) -> str:
     the readings it follows (those it leaves out are canonical)."""
     hello = header.get("implementation") or {}
     kinds = ", ".join(hello.get("kinds") or []) or "none"
-    readings = hello.get("readings") or {}
-    other = [f"{k}={v}" for k, v in sorted(readings.items()) if v != CANONICAL_READINGS.get(k, v)]
-    return f"kinds: {kinds}; readings: {', '.join(other) if other else 'canonical'}"
+    try:
+        declared = Scope.from_hello(hello, str(header.get("protocol") or PROTOCOL_VERSION))
+    except (KeyError, TypeError, ValueError, ImplementationUnusable):  # a stream written by hand, or an odd hello
+        readings = hello.get("readings") or {}
+        other = [f"{k}={v}" for k, v in sorted(readings.items()) if v != CANONICAL_READINGS.get(k, v)]
+        return f"kinds: {kinds}; readings: {', '.join(other) if other else 'canonical'}"
+    targets = "" if declared.targets is None else f"; targets: {', '.join(str(t) for t in declared.targets)}"
+    return f"kinds: {kinds}; readings: {declared.describe()}{targets}"
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,37 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import bundled_corpus
+
 pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
 
 FAKE = Path(__file__).with_name("fake_impl.py")
 
 
 def test_reference_engine_passes_through_the_plugin(pytester):
+    """``horserace serve`` declares every reading (protocol 1.1), so every fixture of the
+    corpus runs, none skipped."""
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--horserace-impl", f"{sys.executable} -m horserace serve", "-q"
     )
     assert result.ret == 0
+    result.assert_outcomes(passed=sum(1 for fx in bundled_corpus().fixtures if not fx.deprecated))
+
+
+def test_fixtures_of_other_readings_are_skipped_with_the_reason(pytester):
+    """A server fixed to one reading per field (as a 1.0 implementation) skips the
+    fixtures that hold only under another reading, and says which."""
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--horserace-impl",
+        f"{sys.executable} -m horserace serve --variant branch_use=both",
+        "-q",
+        "-rs",
+    )
+    assert result.ret == 0
     result.stdout.re_match_lines([r"\d+ passed, \d+ skipped"])
+    result.stdout.re_match_lines([r".*holds only under branch_use=one"])
 
 
 def test_items_are_named_by_fixture_id_and_selectable_by_rule(pytester):
@@ -79,8 +99,9 @@ def test_the_corpus_runs_beside_the_users_own_tests_and_is_counted(pytester):
         "-p", "no:cacheprovider", "--horserace-impl", SERVE, "-k", "settlement or mine"
     )
     assert result.ret == 0
-    result.stdout.re_match_lines([r"collected 1\d\d items / \d+ deselected / 29 selected"])  # 28 + test_mine
-    result.stdout.re_match_lines([r".*\b29 passed"])
+    settlements = sum(1 for fx in bundled_corpus().fixtures if fx.kind == "settlement" and not fx.deprecated)
+    result.stdout.re_match_lines([rf"collected \d+ items / \d+ deselected / {settlements + 1} selected"])  # + test_mine
+    result.stdout.re_match_lines([rf".*\b{settlements + 1} passed"])
 
 
 def test_node_ids_select_fixtures_and_rules(pytester):

@@ -5,6 +5,7 @@ written from it, and the exit code is 130, 143 or 129."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -22,7 +23,11 @@ HANGS_ON = "7SWR67"  # a layout fixture: the fake answers the ones before it, th
 
 
 def _fakes_alive(tag: str) -> list[str]:
-    out = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True)
+    """The fake implementations running with ``tag`` in their arguments: processes whose
+    command line *starts* with the fake's (``conform`` carries the same words in its
+    ``--impl`` argument, and must not count: it is up before its signal handlers are)."""
+    pattern = f"^{re.escape(sys.executable)} {re.escape(str(FAKE))} {re.escape(tag)}"
+    out = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
     return out.stdout.split()
 
 
@@ -36,7 +41,7 @@ def _fakes_alive(tag: str) -> list[str]:
 )
 def test_a_signal_mid_run_writes_every_report_and_stops_the_implementation(tmp_path, signum, code):
     report = tmp_path / "report"
-    tag = f"fake_impl.py hang-fixture {HANGS_ON} {signum}"  # unique per case, to count its processes
+    tag = f"hang-fixture {HANGS_ON} {signum}"  # unique per case, to count its processes
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -226,3 +226,33 @@ def test_errors_of_all_files_are_reported(tmp_path):
     (tmp_path / "two.yaml").write_text(GOOD_LAYOUT.replace("sum: 4", "sum: x"))
     errs = [e.render() for e in load_paths([tmp_path]).errors]
     assert any("one.yaml" in e for e in errs) and any("two.yaml" in e for e in errs)
+
+
+def test_a_position_in_which_a_seat_holds_no_tile_is_refused(tmp_path):
+    """Its hand ended with that seat's last tile (HR-END-1): it is no position to act in,
+    and the engine would play on from it."""
+    rest = [t for t in FULL_SET if t not in ("[3|3]", "[3|6]", "[1|3]", "[0|1]", "[3|5]")]
+    text = f"""\
+- id: T3STEH
+  description: seat 0 holds nothing
+  kind: perft
+  rules: [HR-END-1]
+  origin: rule-text
+  why: test
+  input:
+    mode: individual
+    seats: 2
+    scores: [0, 0]
+    target: 61
+    hands: [[], ["[0|1]", "[3|5]"]]
+    boneyard: [{", ".join(f'"{t}"' for t in rest)}]
+    opener: 1
+    layout:
+      - {{tile: "[3|3]"}}
+      - {{tile: "[3|6]", target: "[3|3]", port: linear-a}}
+      - {{tile: "[1|3]", target: "[3|3]", port: linear-b}}
+    depth: 2
+  expected: {{nodes: 1, divide: {{}}}}
+"""
+    err = only_error(tmp_path, text)
+    assert "input.hands[0]" in err and "seat 0 holds no tile" in err and "HR-END-1" in err

@@ -16,6 +16,7 @@ READINGS_IN = [
     ("fixture.schema", ("$defs", "variants")),
     ("ruleset.schema", ("properties", "readings")),
     ("protocol/hello-response", ("properties", "readings")),
+    ("protocol/run-request", ("properties", "readings")),
 ]
 #: (schema, pointer to the enum of kinds)
 KINDS_IN = [
@@ -34,7 +35,17 @@ def _at(schema: dict, pointer: tuple[str, ...]):
 @pytest.mark.parametrize("name, pointer", READINGS_IN)
 def test_schemas_name_the_register_readings_of_the_ruleset(name, pointer):
     properties = _at(load_schema(name), pointer)["properties"]
-    assert {field: tuple(p["enum"]) for field, p in properties.items()} == VARIANT_FIELDS
+    assert {field: _enum(p) for field, p in properties.items()} == VARIANT_FIELDS
+
+
+def _enum(prop: dict) -> tuple[str, ...]:
+    """The readings a schema allows for a field: its ``enum``, or (a hello of protocol
+    1.1: one reading or a list of them) the same enum in both branches of ``anyOf``."""
+    if "enum" in prop:
+        return tuple(prop["enum"])
+    one, many = prop["anyOf"]
+    assert one["enum"] == many["items"]["enum"]
+    return tuple(one["enum"])
 
 
 @pytest.mark.parametrize("name, pointer", KINDS_IN)

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         NAME,
         help=HELP[NAME],
         description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
-        "when a rule has fewer than two fixtures or a register reading has no fixture.",
+        "when a rule has fewer than three fixtures or a register reading is named by fewer than three.",
     )
     paths_option(p)
     selection_options(p)

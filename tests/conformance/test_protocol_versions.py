@@ -1,0 +1,114 @@
+"""Protocol 1.1 against 1.0 (spec/protocol.md, "Handshake" and "Changes"): the new fields
+are sent only once both sides have said 1.1; a 1.0 adapter is run as before; a 1.1
+adapter that declares every reading runs every fixture; targets are declared; unknown
+answer fields are ignored from 1.1 on and invalid under 1.0.  Each with an adapter of
+that minor version (``versioned_adapter.py``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from horserace.conformance.runner import Options, conformant, run
+from horserace.conformance.scope import Scope
+from horserace.conformance.server import serve
+from horserace.corpus.status import Status
+from horserace.engine.ruleset import VARIANT_FIELDS
+from horserace.errors import ImplementationUnusable
+from tests.helpers import bundled_corpus
+
+pytestmark = pytest.mark.slow  # a process per adapter, the whole corpus through each
+
+ADAPTER = Path(__file__).with_name("versioned_adapter.py")
+
+
+def _fixtures():
+    return [fx for fx in bundled_corpus().fixtures if not fx.deprecated]
+
+
+def _run(mode: str):
+    return run([sys.executable, str(ADAPTER), mode], _fixtures(), Options(timeout=30))
+
+
+def _by_status(outcomes) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for o in outcomes:
+        out.setdefault(str(o.status), []).append(o)
+    return out
+
+
+def test_a_strict_1_0_adapter_gets_no_1_1_field_and_skips_other_readings():
+    outcomes = _run("1.0")
+    statuses = _by_status(outcomes)
+    # No error: the adapter answers "error" to any request with a field 1.0 lacks.
+    assert set(statuses) == {"pass", "skip"}, {k: [o.message for o in v][:2] for k, v in statuses.items()}
+    assert all(o.message.startswith("holds only under") for o in statuses["skip"])
+    assert all(o.fixture.variants for o in statuses["skip"])
+    assert conformant(outcomes) and not conformant(outcomes, require_all=True)
+
+
+def test_a_1_1_adapter_that_declares_every_reading_runs_every_fixture():
+    outcomes = _run("1.1")
+    assert {o.status for o in outcomes} == {Status.PASS}, [o.message for o in outcomes if o.status != Status.PASS][:3]
+    assert len(outcomes) == len(_fixtures())
+    assert conformant(outcomes, require_all=True)
+
+
+def test_targets_skip_the_fixtures_of_other_targets_with_the_register_entry():
+    statuses = _by_status(_run("1.1-targets"))
+    skipped = statuses.get("skip", [])
+    assert skipped, "the corpus has fixtures at targets 10 and 121"
+    assert {o.fixture.input["target"] for o in skipped} <= {10, 121}
+    assert all("HRI-29" in o.message for o in skipped)
+    assert set(statuses) == {"pass", "skip"}
+
+
+def test_unknown_answer_fields_are_noted_from_1_1_and_invalid_under_1_0():
+    one_one = _run("1.1-extra")
+    assert {o.status for o in one_one} == {Status.PASS}
+    assert all("elapsed_ms" in o.message for o in one_one)
+    one_oh = _run("1.0-extra")
+    ran = [o for o in one_oh if o.status is not Status.SKIP]
+    assert ran and {o.status for o in ran} == {Status.CRASH}
+    assert "unexpected field 'elapsed_ms'" in ran[0].message
+
+
+def test_lists_of_readings_in_a_1_0_hello_make_the_implementation_unusable():
+    with pytest.raises(ImplementationUnusable, match=r"protocol 1\.1 allows"):
+        _run("1.0-lists")
+
+
+def _hello(protocol: str) -> dict:
+    out = io.BytesIO()
+    serve(
+        io.BytesIO(json.dumps({"type": "hello", "protocol": protocol, "suite": "x"}).encode() + b"\n"),
+        out,
+        every_reading=True,
+    )
+    return json.loads(out.getvalue())
+
+
+def test_serve_answers_a_1_0_runner_in_1_0():
+    """The released 1.0 runner's schema takes one reading (a string) per field and no
+    lists: the reference server answers it so."""
+    hello = _hello("1.0")
+    assert hello["protocol"] == "1.0"
+    assert all(isinstance(v, str) for v in hello["readings"].values())
+    assert "targets" not in hello
+
+
+def test_serve_declares_every_reading_to_a_1_1_runner():
+    hello = _hello("1.1")
+    assert hello["protocol"] == "1.1"
+    assert {k: tuple(v) for k, v in hello["readings"].items()} == VARIANT_FIELDS
+
+
+def test_a_later_minor_version_is_spoken_down_to_the_runners():
+    scope = Scope.from_hello({"protocol": "1.7", "kinds": [], "readings": {"branch_use": ["one", "both"]}}, "1.1")
+    assert scope.version == "1.1" and scope.switches
+    assert scope.readings["branch_use"] == ("both", "one")  # the register's order: canonical first
+    assert not Scope.from_hello({"protocol": "1.0", "kinds": []}, "1.1").switches
