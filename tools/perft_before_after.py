@@ -4,7 +4,8 @@ replay-based perft of 0.1 (tests/perft_oracle.py, which builds every node afresh
 replays its path) against perft by make and unmake (horserace.engine.perft), on fixture
 K5N2P7's deal, timed as ``horserace bench --perft`` times (horserace.quality.bench.
 time_perft: counts repeated until MIN_SECONDS have passed), the two alternated run by
-run, and each figure a median of REPEATS runs with its range.
+run, and each figure a median of REPEATS runs with its range, by the wall clock and by
+the process's CPU time; the ratio is the median of the paired ratios of CPU time.
 
     python tools/perft_before_after.py [DEPTH ...]     # default: 4 6 8 10 12
 
@@ -34,10 +35,13 @@ def main(argv: list[str]) -> int:
     depths = [int(a) for a in argv] or list(PERFT_DEPTHS)
     fixture = next(fx for fx in load_paths().fixtures if fx.id == PERFT_FIXTURE)
     hand = perft_position(fixture.input, fixture.ruleset)
-    print(f"perft nodes per second on {PERFT_FIXTURE}'s deal, median [min-max] of {REPEATS} alternated runs")
-    print(f"{'depth':>5} {'nodes':>9}  {'before (replay)':>27}  {'after (make/unmake)':>27}  {'median ratio':>12}")
+    print(f"perft nodes per second on {PERFT_FIXTURE}'s deal, median [min-max] of {REPEATS} alternated runs;")
+    print("wall clock, then per second of the process's CPU time (what one core does while it runs it)")
+    print(
+        f"{'depth':>5} {'nodes':>9}  {'before, wall':>24}  {'after, wall':>26}  {'before, CPU':>24}  {'after, CPU':>26}  ratio"
+    )
     for depth in depths:
-        before, after = [], []
+        before, after, before_cpu, after_cpu = [], [], [], []
 
         def replayed(depth: int = depth) -> int:
             return perft_by_replay({**fixture.input, "depth": depth}, fixture.ruleset)["nodes"]
@@ -47,17 +51,19 @@ def main(argv: list[str]) -> int:
 
         nodes = 0
         for r in range(REPEATS):
-            order = ((before, replayed), (after, made)) if r % 2 == 0 else ((after, made), (before, replayed))
-            for rates, count in order:
-                nodes, rate, _ = time_perft(count, MIN_SECONDS)
+            runs = [(before, before_cpu, replayed), (after, after_cpu, made)]
+            for rates, cpu_rates, count in runs if r % 2 == 0 else runs[::-1]:
+                nodes, rate, _, cpu_rate = time_perft(count, MIN_SECONDS)
                 rates.append(rate)
-        ratios = sorted(a / b for a, b in zip(after, before))
+                cpu_rates.append(cpu_rate)
+        ratio = statistics.median(a / b for a, b in zip(after_cpu, before_cpu))
 
         def figure(rates: list[float]) -> str:
-            return f"{statistics.median(rates):>9,.0f} [{min(rates):,.0f}-{max(rates):,.0f}]"
+            return f"{statistics.median(rates):,.0f} [{min(rates):,.0f}-{max(rates):,.0f}]"
 
         print(
-            f"{depth:>5} {nodes:>9,}  {figure(before):>27}  {figure(after):>27}  {statistics.median(ratios):>11,.0f}x",
+            f"{depth:>5} {nodes:>9,}  {figure(before):>24}  {figure(after):>26}  {figure(before_cpu):>24}  "
+            f"{figure(after_cpu):>26}  {ratio:,.0f}x",
             flush=True,
         )
     return 0

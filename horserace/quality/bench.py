@@ -240,13 +240,14 @@ def format_text(result: dict) -> str:
             f"{first['min_seconds']} s of counts; Python {result['python']})",
             "",
             f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
-            f"{'made/s':>9}",
+            f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}",
         ]
         for f in perft_result:
             lines.append(
                 f"{f['depth']:>5} {f['nodes']:>10,} {f['moves_made']:>11,} {f['counts_per_run']:>10,} "
                 f"{f['median_nodes_per_second']:>9,} {f['min_nodes_per_second']:>9,} {f['max_nodes_per_second']:>9,} "
-                f"{f['median_moves_made_per_second']:>9,}"
+                f"{f['median_moves_made_per_second']:>9,}   {f['median_nodes_per_cpu_second']:>22,} "
+                f"{f['min_nodes_per_cpu_second']:>9,} {f['max_nodes_per_cpu_second']:>9,}"
             )
         lines.append("")
     lines.append(f"peak resident memory: {result['peak_rss_kib'] / 1024:.1f} MiB")
@@ -431,19 +432,26 @@ class PerftFigure:
     min_nodes_per_second: int
     max_nodes_per_second: int
     median_moves_made_per_second: int
+    #: Nodes per second of the process's own CPU time: on a shared machine, what one core
+    #: does while it runs this process, beside the wall-clock figures above.
+    median_nodes_per_cpu_second: int
+    min_nodes_per_cpu_second: int
+    max_nodes_per_cpu_second: int
 
 
-def time_perft(count: Callable[[], int], min_seconds: float) -> tuple[int, float, int]:
+def time_perft(count: Callable[[], int], min_seconds: float) -> tuple[int, float, int, float]:
     """Run ``count`` (one perft count, returning its nodes) until ``min_seconds`` have
-    passed: (nodes of one count, nodes per second over the run, counts made)."""
+    passed: (nodes of one count, nodes per second over the run, counts made, nodes per
+    second of the process's CPU time)."""
     counts, nodes = 0, 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while True:
         nodes = count()
         counts += 1
         elapsed = time.perf_counter() - start
         if elapsed >= min_seconds:
-            return nodes, counts * nodes / elapsed, counts
+            used = max(time.process_time() - cpu, 1e-9)
+            return nodes, counts * nodes / elapsed, counts, counts * nodes / used
 
 
 def measure_perft(
@@ -470,12 +478,13 @@ def measure_perft(
         def count(depth: int = depth) -> int:
             return perft(hand, depth)
 
-        rates, per_run, nodes = [], 0, 0
+        rates, cpu_rates, per_run, nodes = [], [], 0, 0
         for r in range(repeats):
             if progress:
                 progress(f"perft: depth {depth}, repeat {r + 1}/{repeats}")
-            nodes, rate, per_run = time_perft(count, min_seconds)
+            nodes, rate, per_run, cpu_rate = time_perft(count, min_seconds)
             rates.append(rate)
+            cpu_rates.append(cpu_rate)
         median = statistics.median(rates)
         figures.append(
             PerftFigure(
@@ -489,6 +498,9 @@ def measure_perft(
                 round(min(rates)),
                 round(max(rates)),
                 round(median * counting.moves_made / nodes),
+                round(statistics.median(cpu_rates)),
+                round(min(cpu_rates)),
+                round(max(cpu_rates)),
             )
         )
     return figures
