@@ -18,7 +18,9 @@ branches; the command line maps each branch to one exit code
   value out of range.
 
 And outside the four, :class:`EnvironmentFailure`: the machine failed (a full disk, a
-permission refused while writing), not anything the user gave.
+permission refused while writing), not anything the user gave; and
+:class:`NothingToUndo` (an :class:`IndexError`, as ``list.pop`` of an empty list raises):
+a program asked a hand to undo an action it does not keep, a defect of that program.
 
 This module imports nothing of horserace: every room may raise these.
 """
@@ -38,6 +40,7 @@ __all__ = [
     "ImplementationUnusable",
     "InputError",
     "NotationError",
+    "NothingToUndo",
     "RuleError",
     "RulesetError",
     "ScenarioError",
@@ -206,6 +209,12 @@ class ImplementationFailure(ImplementationError):
         super().__init__(message)
         self.outcome = outcome
         self.stderr = stderr
+
+
+# ---------------------------------------------------------------------- programs
+class NothingToUndo(HorseRaceError, IndexError):
+    """:meth:`Hand.undo <horserace.engine.hand.Hand.undo>` with no action to take back:
+    the hand was not made ``undoable``, or every action it kept is already undone."""
 
 
 # ---------------------------------------------------------------------- usage

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from horserace.engine.events import EndTurn, Pass
 from horserace.engine.hand import Hand
-from horserace.engine.layout import BRANCH_A, CREDIT, AttachmentPoint, Layout
+from horserace.engine.layout import BRANCH_A, CREDIT, AttachmentPoint, Layout, LayoutSave
 from horserace.engine.settlement import Settlement, settle
 from horserace.engine.tiles import IS_DOUBLE, LOW
 from horserace.errors import IllegalAction
@@ -25,7 +25,9 @@ __all__ = [
     "INTERIOR_DOUBLE_COUNTED",
     "LOST_DRAWN_TILE",
     "PASS_WITH_A_BONEYARD",
+    "RESTORE_FORGETS_THE_COUNT",
     "STARTED_BRANCH_ONE_TOO_MANY",
+    "UNDO_FORGETS_THE_DRAW",
     "drifted_credit_table",
     "remainder_3_rounded_down",
 ]
@@ -156,6 +158,36 @@ class _BranchOfferedTooEarly(Layout):
 
 
 BRANCH_OFFERED_TOO_EARLY = _engine("BranchOfferedTooEarly", layout_class=_BranchOfferedTooEarly)
+
+
+# ---------------------------------------------------------------------- undo
+class _UndoForgetsTheDraw(Hand):
+    """Undo that leaves the boneyard as the action left it: an undone draw is never put
+    back."""
+
+    __slots__ = ()
+
+    def undo(self) -> None:
+        drawn = self._next_draw
+        super().undo()
+        self._next_draw = drawn
+
+
+UNDO_FORGETS_THE_DRAW: type[Hand] = _UndoForgetsTheDraw
+
+
+class _RestoreForgetsTheCount(Layout):
+    """A layout whose undone placement keeps the count it made (HR-COUNT-1)."""
+
+    __slots__ = ()
+
+    def restore(self, saved: LayoutSave) -> None:
+        count = self.count
+        super().restore(saved)
+        self.count = count
+
+
+RESTORE_FORGETS_THE_COUNT = _engine("RestoreForgetsTheCount", layout_class=_RestoreForgetsTheCount)
 
 
 # ---------------------------------------------------------------------- settlement and tables

@@ -101,3 +101,50 @@ def trace(h: Hand) -> list[str]:
         elif kind == "MatchEnd":
             out.append(f"match winners={list(e.winners)} scores={list(e.scores)}")
     return out
+
+
+def late_position(seed: int, players: int = 2, partnership: bool = False, ruleset: Ruleset = CANONICAL, left: int = 6):
+    """A perft fixture's input (without ``depth``) from a random hand some ``left``
+    placements before its end, at the start of a turn: the layout so far, the hands and the
+    boneyard left, the scores.  Perft from it reaches the hand's end (a domino, a block, the
+    target), where the settlement and the end-of-hand rules decide the counts."""
+    import random
+
+    from horserace.engine.match import deal
+
+    def play(stop: int | None) -> tuple[Hand, list[tuple[int, int | None, int | None]], list[int]]:
+        rng = random.Random(seed)
+        dealt, boneyard = deal(rng, players)
+        h = Hand(dealt, boneyard, seed % players, partnership=partnership, ruleset=ruleset, record=False)
+        placed: list[tuple[int, int | None, int | None]] = []
+        starts: list[int] = []  # placements made when a turn began
+        while not h.over and (stop is None or len(placed) < stop):
+            h.play_forced()
+            if h.over:
+                break
+            if not h.continuing and h.pending_drawn is None:
+                starts.append(len(placed))
+            moves = h.legal_placements()
+            move = moves[rng.randrange(len(moves))]
+            h.place(h.to_act, *move)
+            placed.append(move)
+        return h, placed, starts
+
+    _, placed, starts = play(None)
+    stop = max([s for s in starts if s <= len(placed) - left] or [0])
+    h, placed, _ = play(stop)
+    return {
+        "mode": "partnership" if partnership else "individual",
+        "seats": players,
+        "scores": list(h.scores),
+        "target": ruleset.target,
+        "hands": [[NAMES[t] for t in h.hand_tiles(s)] for s in range(players)],
+        "boneyard": [NAMES[t] for t in h.boneyard[len(h.boneyard) - h.boneyard_left :]],
+        "opener": h.to_act,
+        "layout": [
+            {"tile": NAMES[t]}
+            if target is None
+            else {"tile": NAMES[t], "target": NAMES[target], "port": PORT_NAMES[port]}
+            for t, target, port in placed
+        ],
+    }

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from horserace._version import PROTOCOL_VERSION, __version__
-from horserace.corpus.loader import fixture_files
+from horserace.corpus.loader import corpus_files
 from horserace.resources.paths import default_corpus, spec_dir
 from horserace.resources.rulesets import bundled
 from horserace.resources.strict_yaml import StrictLoader as _StrictLoader
@@ -41,7 +41,7 @@ def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
     out = Path(out)
     files = []
     count = 0
-    for source in fixture_files([corpus]):
+    for source in corpus_files(corpus):
         data = yaml.load(source.read_text(encoding="utf-8"), Loader=_StrictLoader)
         relative = source.relative_to(corpus).with_suffix(".json")
         _dump(out / "scenarios" / relative, data)

@@ -23,6 +23,9 @@ play into a fixture:
 
 The random choices of each kind come from a generator seeded by the kind and the seed, so
 that a seed's scenario of one kind does not change when other kinds are added.
+
+:func:`perft_table` makes the perft tables: a fixed position's perft counts at each depth,
+cross-checked against a second implementation (tests/corpus/test_perft_tables.py).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from horserace.corpus.encoding import event_record, placement_record, table_reco
 from horserace.corpus.ids import generated_id
 from horserace.corpus.illegal_actions import illegal_scenario
 from horserace.corpus.observers import observe
+from horserace.corpus.positions import Position, count
 from horserace.engine.hand import Hand, Move
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, PORT_NAMES, Layout
 from horserace.engine.match import deal, draw_lot
@@ -47,6 +51,7 @@ from horserace.engine.types import Port, Tile
 __all__ = [
     "GENERATORS",
     "MAX_HANDS",
+    "PERFT_TABLE_RULES",
     "SCENARIO_KINDS",
     "FixtureKind",
     "PerftCase",
@@ -57,6 +62,7 @@ __all__ = [
     "layout_walk",
     "match_fixture",
     "perft_fixture",
+    "perft_table",
     "random_play_fixture",
     "settlement_fixture",
 ]
@@ -477,3 +483,41 @@ def fixture_kind(scenario_kind: str) -> str:
     """The fixture kind (spec/fixture-format.md) a scenario kind makes: ``hand`` and
     ``match`` make ``play`` fixtures, the others their namesakes."""
     return _FIXTURE_KINDS.get(scenario_kind, scenario_kind)
+
+
+#: What a perft count rests on: distinct moves (HR-MOVE-2, HR-MOVE-1), continuations
+#: (HR-TURN-1), forced draws (HR-DRAW-2) and a hand's end (HR-END-1).
+PERFT_TABLE_RULES = ["HR-MOVE-2", "HR-MOVE-1", "HR-TURN-1", "HR-DRAW-2", "HR-END-1"]
+
+
+def perft_table(name: str, position: Position, node_budget: int, *, source: str) -> list[dict[str, Any]]:
+    """A perft table of ``position``: one ``perft`` fixture per depth from 1, each with the
+    reference engine's ``nodes`` and ``divide``, to the deepest depth whose count has at
+    most ``node_budget`` nodes.  IDs are stable (from ``name`` and the depth); ``source``
+    says where the position comes from (``seed:1:players=3``, a fixture's ID)."""
+    fixtures: list[dict[str, Any]] = []
+    depth = 1
+    while True:
+        counted = count(position, depth)
+        if counted.nodes > node_budget and fixtures:
+            return fixtures
+        doc: dict[str, Any] = {
+            "id": generated_id(depth, f"perft-table:{name}"),
+            "description": f"Perft table {name} ({source}): depth {depth}, {counted.nodes:,} nodes",
+            "kind": "perft",
+            "rules": list(PERFT_TABLE_RULES),
+            "origin": "generated",
+            "why": (
+                f"Counted by the reference engine (horserace perft {source} --depth {depth}), not by hand; "
+                "the tables are cross-checked against examples/python/horse_race.py, a second implementation "
+                "written from the spec alone, to 50,000 nodes a table (tests/corpus/test_perft_tables.py)."
+            ),
+            "input": {**position.input, "depth": depth},
+            "expected": {"nodes": counted.nodes, "divide": counted.divide},
+        }
+        if position.variants:
+            doc["variants"] = dict(position.variants)
+        fixtures.append(doc)
+        if not counted.divide:  # the hand is over at the start: every depth counts 1
+            return fixtures
+        depth += 1

@@ -88,10 +88,21 @@ def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
+def corpus_files(root: Path) -> list[Path]:
+    """The fixture files of a corpus laid out as scenarios/ is: every one under ``root``
+    but those in a folder inside its ``generated/``.  Such a folder is a collection of its
+    own, loaded by its path (``scenarios/generated/perft/``, the perft tables): a default
+    run (conform, replay, coverage, mutants, export) does not send it, and the bundled
+    corpus stays the fixtures a wheel carries (``rule-text/*.yaml``, ``generated/*.yaml``)."""
+    generated = root / "generated"
+    return [p for p in fixture_files([root]) if p.parent == generated or generated not in p.parents]
+
+
 def load_paths(paths: Iterable[str | Path] | None = None, *, check: bool = True) -> Corpus:
-    """Load every fixture file under ``paths`` (default: the bundled corpus), collecting
-    every error; with ``check``, also run the semantic checks."""
-    files = fixture_files([default_corpus()] if paths is None else paths)
+    """Load every fixture file under ``paths`` (default: the bundled corpus, the files of
+    :func:`corpus_files`), collecting every error; with ``check``, also run the semantic
+    checks."""
+    files = corpus_files(default_corpus()) if paths is None else fixture_files(paths)
     fixtures: list[Fixture] = []
     errors: list[FixtureError] = []
     by_name: dict[str, Path] = {}
@@ -188,4 +199,4 @@ def _placed(failures: list[_Failure], text_of: Callable[[str], str | None] | Non
     return errors
 
 
-__all__ = ["SUFFIXES", "check_fixtures", "fixture_files", "load_paths", "load_text"]
+__all__ = ["SUFFIXES", "check_fixtures", "corpus_files", "fixture_files", "load_paths", "load_text"]

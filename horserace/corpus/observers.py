@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from horserace.corpus.compare import PathStep, format_path
 from horserace.corpus.encoding import event_record, layout_snapshot
 from horserace.corpus.fixture import Fixture
 from horserace.engine.hand import DEAL_SIZE, Hand, Move
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
+from horserace.engine.perft import END_TURN, Decision, Progress, divide
 from horserace.engine.ruleset import BranchUse, Ruleset
 from horserace.engine.tiles import NAMES, TILE_COUNT, mask_of, parse_tile, pips_of
 from horserace.engine.types import Port, Tile
@@ -34,6 +35,7 @@ __all__ = [
     "OBSERVERS",
     "Where",
     "check_scenario",
+    "decision_name",
     "move_name",
     "new_position",
     "observe",
@@ -42,6 +44,8 @@ __all__ = [
     "observe_perft",
     "observe_play",
     "observe_settlement",
+    "perft_observations",
+    "perft_position",
     "with_target",
 ]
 
@@ -149,6 +153,7 @@ def new_position(
     scores: list[int],
     ruleset: Ruleset,
     engine: type[Hand] = Hand,
+    undoable: bool = False,
 ) -> Hand:
     """A hand at its starting position: a fresh deal, or a deal with placements already on
     the layout.  Every tile once (HR-SET-1), all 28 accounted for (HR-DEAL-2), deal sizes
@@ -203,6 +208,7 @@ def new_position(
         ruleset=ruleset,
         validate=False,
         fresh_deal=False,
+        undoable=undoable,
     )
     for i, entry in enumerate(layout_entries):
         _apply_to_layout(hand.layout, entry, (*where, "layout", i))
@@ -357,61 +363,38 @@ def observe_illegal(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = 
 
 
 # ---------------------------------------------------------------------- perft
-#: A choice at one point of a hand: a placement ``("place", tile, target, port)`` or
-#: ending the turn, ``("end-turn",)``.
-_Decision = tuple[Literal["end-turn"]] | tuple[Literal["place"], Tile, Tile | None, Port | None]
+def decision_name(move: Decision) -> str:
+    """A perft move in text: :func:`move_name` of a placement, or ``"end-turn"``."""
+    return END_TURN if move == END_TURN else move_name(*move)
 
 
-def _decisions(hand: Hand) -> list[_Decision]:
-    """The distinct choices at the current point, after forced draws and passes: the
-    legal placements, plus ending the turn where the variant allows it."""
-    hand.play_forced()
-    if hand.over:
-        return []
-    moves: list[_Decision] = [("place", *m) for m in hand.legal_placements()]
-    if hand.may_end_turn():
-        moves.append(("end-turn",))
-    return moves
+def perft_position(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> Hand:
+    """The starting position of a perft fixture's input, as an undoable hand (events off)
+    under the fixture's readings and its own target."""
+    partnership, seats, scores = _table(inp)
+    hand = new_position(
+        inp,
+        ("input",),
+        partnership=partnership,
+        seats=seats,
+        scores=scores,
+        ruleset=with_target(ruleset, inp["target"]),
+        engine=engine,
+        undoable=True,
+    )
+    hand.record = False
+    return hand
 
 
-def _apply(hand: Hand, move: _Decision) -> None:
-    if move[0] == "end-turn":
-        hand.end_turn(hand.to_act)
-    else:
-        hand.place(hand.to_act, move[1], move[2], move[3])
-
-
-def _name(move: _Decision) -> str:
-    return "end-turn" if move[0] == "end-turn" else move_name(*move[1:])
+def perft_observations(hand: Hand, depth: int, progress: Progress | None = None) -> dict[str, Any]:
+    """``nodes`` and ``divide`` of perft from ``hand`` (an undoable hand, given back as it
+    was), as a perft fixture's ``expected`` holds them."""
+    names = {decision_name(move): n for move, n in divide(hand, depth, progress)}
+    return {"nodes": sum(names.values()) if names else 1, "divide": dict(sorted(names.items()))}
 
 
 def observe_perft(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:
-    partnership, seats, scores = _table(inp)
-    ruleset = with_target(ruleset, inp["target"])
-
-    def fresh() -> Hand:
-        return new_position(
-            inp, ("input",), partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
-        )
-
-    def count(path: list[_Decision], depth: int) -> int:
-        hand = fresh()
-        hand.record = False
-        for move in path:
-            _decisions(hand)
-            _apply(hand, move)
-        moves = _decisions(hand)
-        if depth == 0 or not moves:
-            return 1  # a hand that ends before the depth is one leaf
-        return sum(count(path + [m], depth - 1) for m in moves)
-
-    depth = inp["depth"]
-    root = fresh()
-    divide: dict[str, int] = {}
-    for move in _decisions(root):
-        divide[_name(move)] = count([move], depth - 1)
-    nodes = sum(divide.values()) if divide else 1
-    return {"nodes": nodes, "divide": dict(sorted(divide.items()))}
+    return perft_observations(perft_position(inp, ruleset, engine), inp["depth"])
 
 
 #: The observer of each fixture kind: ``(input, ruleset, engine) -> observations``.
@@ -446,16 +429,7 @@ def check_scenario(fixture: Fixture) -> None:
                 path=("expected", "rejected_at"),
             )
         return
-    if fixture.kind == "perft":
-        # The position must be valid; counting is replay's job.
-        partnership, seats, scores = _table(fixture.input)
-        new_position(
-            fixture.input,
-            ("input",),
-            partnership=partnership,
-            seats=seats,
-            scores=scores,
-            ruleset=with_target(Ruleset.from_readings(fixture.variants), fixture.input["target"]),
-        )
+    if fixture.kind == "perft":  # the position must be valid; counting is replay's job
+        perft_position(fixture.input, Ruleset.from_readings(fixture.variants))
         return
     observe(fixture.kind, fixture.input, fixture.variants)

@@ -12,6 +12,12 @@ and rejected with :class:`IllegalAction` naming the rule: :meth:`Hand.place`,
 so that an illegal draw or pass can be rejected; :meth:`Hand.play_forced` performs them
 for callers that only choose placements.
 
+A hand made with ``undoable=True`` can take its actions back, one at a time, with
+:meth:`Hand.undo`: after it the hand equals the hand before that action, every field of
+it and of its layout (tests/property/test_undo.py shows it over random play, every action
+kind, every reading).  Perft (:mod:`horserace.engine.perft`) walks the tree of moves so,
+with make (:meth:`Hand.make`) and undo, as chess perft tools do.
+
 The core does no I/O and draws no random numbers: the deal, the boneyard order and the
 opener are inputs.
 """
@@ -22,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
-from horserace.engine.layout import CREDIT, Layout
+from horserace.engine.layout import CREDIT, Layout, LayoutSave
 from horserace.engine.ruleset import (
     CANONICAL,
     BlockDetection,
@@ -36,7 +42,7 @@ from horserace.engine.ruleset import (
 from horserace.engine.settlement import SettleFunction, Settlement, settle
 from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_of, tiles_of
 from horserace.engine.types import Mask, Port, Seat, Side, Tile
-from horserace.errors import IllegalAction, SetupError
+from horserace.errors import IllegalAction, NothingToUndo, SetupError
 
 __all__ = ["DEAL_SIZE", "Hand", "Move"]
 
@@ -47,6 +53,29 @@ Move = tuple[Tile, Tile | None, Port | None]
 
 #: Tiles dealt to each player by number of players (HR-DEAL-1).
 DEAL_SIZE: dict[int, int] = {2: 7, 3: 6, 4: 5}
+
+#: One entry of the undo history, what an action may change of a hand, kept before it
+#: (:meth:`Hand.undo`): whether it placed a tile and what the layout kept before it
+#: (:meth:`Layout.save`), then ``to_act``, the turn's flags, the draw and pass counters, the
+#: scores list with its values, the hands' masks and the number of events.  The end of the
+#: hand and match is not kept: an action is made only while the hand is not over.
+_Undo = tuple[
+    bool,  # placed
+    LayoutSave,
+    Seat,  # to_act
+    bool,  # _continuing
+    Tile,  # _pending
+    bool,  # _drew
+    Mask,  # _drawn_mask
+    Tile,  # _exempt
+    tuple[Seat, str] | None,  # _last_ended
+    int,  # _passes
+    int,  # _next_draw
+    list[int],  # scores (the list itself)
+    tuple[int, ...],  # its values
+    tuple[Mask, ...],  # hands
+    int,  # len(events)
+]
 
 
 class Hand:
@@ -68,6 +97,13 @@ class Hand:
     The hot path reads the seams once per hand (``drawn_tile_exception`` once per draw)
     and tests one flag per placement for an overridden :meth:`earns_continuation`; the
     cost was measured with ``horserace bench`` (README, "Performance").
+
+    **Undo.**  With ``undoable=True`` every action (:meth:`place`, :meth:`make`,
+    :meth:`draw`, :meth:`pass_turn`, :meth:`end_turn`, and each draw and pass of
+    :meth:`play_forced`) keeps what it changes, and :meth:`undo` takes back the last one.
+    A subclass through the seams needs nothing more: the whole state of a hand is kept,
+    and its layout keeps what its :meth:`Layout.place` changes (a layout subclass that
+    changes more overrides :meth:`Layout.save` and :meth:`Layout.restore` too).
     """
 
     #: The layout a hand builds on (HR-PLACE, HR-COUNT, HR-SPIN).
@@ -94,6 +130,7 @@ class Hand:
         "_opening_continues",
         "_passes",
         "_pending",
+        "_undo",
         "_whole_hand",
         "boneyard",
         "events",
@@ -127,6 +164,7 @@ class Hand:
         record: bool = True,
         fresh_deal: bool = True,
         validate: bool = True,
+        undoable: bool = False,
     ) -> None:
         seats = len(hands)
         if seats not in DEAL_SIZE:
@@ -182,6 +220,8 @@ class Hand:
         self._whole_hand = ruleset.drawn_tile_scope is DrawnTileScope.WHOLE_HAND
         self._end_turn_variant = ruleset.continuation_without_tile is ContinuationWithoutTile.END_TURN
         self._immediate_block = ruleset.block_detection is BlockDetection.IMMEDIATE
+        #: The undo history, last action last; ``None`` when the hand is not undoable.
+        self._undo: list[_Undo] | None = [] if undoable else None
 
     @staticmethod
     def _validate_deal(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], fresh_deal: bool) -> None:
@@ -237,12 +277,30 @@ class Hand:
             return [(self._pending, tg, p) for tg, p in self.layout.moves_for(self._pending)]
         return self.layout.moves_for_mask(self.hands[self.to_act])
 
+    def count_placements(self) -> int:
+        """How many distinct legal placements the player to act has:
+        ``len(legal_placements())``, without making the list (perft's last ply)."""
+        if self.over:
+            return 0
+        pending = self._pending
+        return self.layout.count_moves_for_mask(1 << pending if pending >= 0 else self.hands[self.to_act])
+
     def can_place(self, seat: Seat) -> bool:
         return bool(self.hands[seat] & self.layout.open_mask)
 
     def must_draw(self) -> bool:
         """The player to act has no legal placement and the boneyard is not empty."""
         return not self.over and self._pending < 0 and not self.can_place(self.to_act) and self.boneyard_left > 0
+
+    @property
+    def undoable(self) -> bool:
+        """Whether the hand keeps its actions for :meth:`undo`."""
+        return self._undo is not None
+
+    @property
+    def undo_depth(self) -> int:
+        """How many actions :meth:`undo` can take back."""
+        return 0 if self._undo is None else len(self._undo)
 
     def may_end_turn(self) -> bool:
         """Variant ``continuation=optional``: a continuation may be given up (HRI-2)."""
@@ -264,7 +322,18 @@ class Hand:
                 f"the drawn tile {NAMES[pending]} must be placed, not {NAMES[tile]}", rule="HR-DRAW-3", seat=seat
             )
         target, port = self.layout.normalise(tile, target, port)
+        if self._undo is not None:
+            self._keep(True, self.layout.save(tile, target, port))
         return self._place(seat, tile, target, port)
+
+    def make(self, move: Move) -> None:
+        """Make a placement of :meth:`legal_placements` for the player to act, without
+        checking it again (it comes from the engine), keeping it for :meth:`undo` if the
+        hand is undoable: the make of perft's make and unmake."""
+        tile, target, port = move
+        if self._undo is not None:
+            self._keep(True, self.layout.save(tile, target, port))
+        self._place(self.to_act, tile, target, port)
 
     def _place(self, seat: Seat, tile: Tile, target: Tile | None, port: Port | None) -> Place | None:
         """Apply a placement already known to be legal (the hot path)."""
@@ -339,6 +408,8 @@ class Hand:
             raise IllegalAction(f"seat {seat} holds a legal placement and must play", rule="HR-DRAW-1", seat=seat)
         if self._next_draw >= len(self.boneyard):
             raise IllegalAction("the boneyard is empty", rule="HR-DRAW-4", seat=seat)
+        if self._undo is not None:
+            self._keep(False, None)
         return self._draw(seat)
 
     def _draw(self, seat: Seat) -> Tile:
@@ -371,6 +442,8 @@ class Hand:
                 rule="HR-PASS-1",
                 seat=seat,
             )
+        if self._undo is not None:
+            self._keep(False, None)
         self._pass(seat)
 
     def _pass(self, seat: Seat) -> None:
@@ -401,6 +474,8 @@ class Hand:
                 rule="HR-DRAW-1",
                 seat=seat,
             )
+        if self._undo is not None:
+            self._keep(False, None)
         if self.record:
             self.events.append(EndTurn(seat))
         self._next_turn(seat, None)
@@ -412,7 +487,10 @@ class Hand:
         picks each placement from the distinct legal ones (it must return one of them);
         under ``continuation=optional``, ``give_up()`` decides whether a continuation is
         given up (default: never).  Moves come from the engine, so they are not checked
-        again."""
+        again.  Its actions are not kept for :meth:`undo`, and those before it are
+        forgotten: the hand is played to its end."""
+        if self._undo is not None:
+            self._undo.clear()
         layout = self.layout
         hands = self.hands
         moves_for_mask = layout.moves_for_mask  # bound once: this loop is the benchmark's hot path
@@ -442,19 +520,84 @@ class Hand:
             tile, target, port = choose(moves)
             place(seat, tile, target, port)
 
-    def play_forced(self) -> None:
+    def play_forced(self) -> int:
         """Perform forced draws and passes until a placement must be chosen or the hand
-        is over."""
+        is over; return how many were made (each one an action for :meth:`undo`)."""
+        made = 0
+        undo = self._undo
         while not self.over and self._pending < 0:
             seat = self.to_act
             if self.hands[seat] & self.layout.open_mask:
-                return
+                return made
+            if undo is not None:
+                self._keep(False, None)
             if self._next_draw < len(self.boneyard):
                 self._draw(seat)
             else:
                 self._pass(seat)
+            made += 1
+        return made
+
+    def undo(self) -> None:
+        """Take back the last action kept (``undoable``): the hand, its layout and its
+        events are then as they were before it."""
+        if not self._undo:
+            why = "nothing is left to undo" if self._undo is not None else "the hand was not made undoable"
+            raise NothingToUndo(f"no action to undo: {why}")
+        (
+            placed,
+            saved,
+            self.to_act,
+            self._continuing,
+            self._pending,
+            self._drew,
+            self._drawn_mask,
+            self._exempt,
+            self._last_ended,
+            self._passes,
+            self._next_draw,
+            scores,
+            score_values,
+            hands,
+            events,
+        ) = self._undo.pop()
+        if placed:
+            self.layout.restore(saved)
+        scores[:] = score_values
+        self.scores = scores
+        self.hands[:] = hands
+        del self.events[events:]
+        if self.over:  # the action ended the hand: before it, the hand was not over
+            self.over = self.match_over = False
+            self.reason = self.settlement = self.next_opener = None
+            self.match_winners = ()
 
     # ------------------------------------------------------------------ internals
+    def _keep(self, placed: bool, saved: LayoutSave) -> None:
+        """Keep what the action about to be made may change, for :meth:`undo` (see
+        :data:`_Undo`).  The fields are written out here and in :meth:`undo`, in the same
+        order: one list of names read and set in a loop made perft 39% dearer (measured
+        in instructions)."""
+        self._undo.append(  # type: ignore[union-attr]  # called only when the hand is undoable
+            (
+                placed,
+                saved,
+                self.to_act,
+                self._continuing,
+                self._pending,
+                self._drew,
+                self._drawn_mask,
+                self._exempt,
+                self._last_ended,
+                self._passes,
+                self._next_draw,
+                self.scores,
+                tuple(self.scores),
+                tuple(self.hands),
+                len(self.events),
+            )
+        )
+
     def _check_actor(self, seat: Seat) -> None:
         """The first checks of every action (spec/rules.md, order of checks)."""
         if self.match_over:

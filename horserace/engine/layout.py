@@ -15,6 +15,12 @@ hot path:
 
 Everything else (contributions per tile, every attachment point, connections) is derived
 on demand from ``_filled``, the bit set of occupied ports of each placed tile.
+
+A placement can be undone: :meth:`Layout.save` keeps, before a placement, what that
+placement will change (a few integers and the one or two slot lists it touches), and
+:meth:`Layout.restore` puts it back.  :meth:`Layout.place` itself keeps nothing, so the
+hot path of random play pays nothing for undo; :class:`~horserace.engine.hand.Hand` saves
+only when asked to (``undoable``), and perft walks the tree with it.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ __all__ = [
     "Connection",
     "Contribution",
     "Layout",
+    "LayoutSave",
     "parse_port",
     "port_value",
 ]
@@ -56,6 +63,10 @@ def _mask_of_values(values: int) -> Mask:
 
 #: ``MASK_OF_VALUES[b]``: the tiles that match some value whose bit is set in ``b``.
 MASK_OF_VALUES: tuple[Mask, ...] = tuple(_mask_of_values(b) for b in range(1 << (MAX_PIPS + 1)))
+#: ``_VALUES_OF[b]``: the values whose bit is set in ``b``.
+_VALUES_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(v for v in range(MAX_PIPS + 1) if b >> v & 1) for b in range(1 << (MAX_PIPS + 1))
+)
 
 # Ports (HR-MOVE-1).  A non-double has LOW and HIGH; a double the other four.
 PORT_LOW, PORT_HIGH, LINEAR_A, LINEAR_B, BRANCH_A, BRANCH_B = range(6)
@@ -68,6 +79,14 @@ _BOTH_LINEAR = _LA | _LB
 #: The count never exceeds 168, the pips of the whole set (no tile counts more than its
 #: pips); 256 entries leave room.
 CREDIT: tuple[int, ...] = tuple(c if c > 0 and c % 5 == 0 else 0 for c in range(256))
+
+
+#: What :meth:`Layout.save` keeps of a layout before one placement, for :meth:`Layout.restore`:
+#: ``None`` before the opening tile (the layout was empty), otherwise the target, its
+#: occupied ports, the count, the open values and tiles, and the slot lists the placement
+#: changes (the attachment value's, and the value the placed tile adds if it is another),
+#: each with its index.  Opaque to callers; a subclass that changes more keeps more.
+LayoutSave = tuple[Tile, int, int, int, Mask, int, list[tuple[Tile, Port]], int, list[tuple[Tile, Port]] | None] | None
 
 
 def parse_port(text: str) -> Port:
@@ -173,6 +192,20 @@ class Layout:
                     out.append((t, target, port))
         return out
 
+    def count_moves_for_mask(self, hand: Mask) -> int:
+        """How many placements :meth:`moves_for_mask` gives for ``hand``, without making
+        them: each playable tile has one move per slot of each of its values (a double's
+        one value once).  A subclass that overrides :meth:`moves_for_mask` overrides this
+        too."""
+        playable = hand & self.open_mask
+        if not playable or not self.order:
+            return playable.bit_count()  # the opening: every tile in hand (HR-OPEN-2)
+        slots = self._slots
+        count = 0
+        for value in _VALUES_OF[self._open_values]:
+            count += len(slots[value]) * (playable & VALUE_MASK[value]).bit_count()
+        return count
+
     def contributions(self) -> list[Contribution]:
         """Counted contributions, in placement order (HR-COUNT-1..5)."""
         out = []
@@ -273,6 +306,55 @@ class Layout:
         return target, port
 
     # ------------------------------------------------------------------ mutation
+    def save(self, t: Tile, target: Tile | None, port: Port | None) -> LayoutSave:
+        """What placing ``t`` on ``(target, port)`` (a move already normalised) will change,
+        kept for :meth:`restore`.  Call it just before :meth:`place`.
+
+        A subclass whose :meth:`place` changes more than this one's (other slot lists, a
+        field of its own) overrides both, keeping what its placement changes too."""
+        if target is None:
+            return None
+        # port is set whenever target is (normalise, moves_for_mask); see place().
+        value = HIGH[target] if port == PORT_HIGH else LOW[target]
+        lo = LOW[t]
+        added = lo if IS_DOUBLE[t] or lo != value else HIGH[t]  # the value the placed tile offers
+        slots = self._slots
+        return (
+            target,
+            self._filled[target],
+            self.count,
+            self._open_values,
+            self.open_mask,
+            value,
+            slots[value][:],
+            added,
+            slots[added][:] if added != value else None,
+        )
+
+    def restore(self, saved: LayoutSave) -> None:
+        """Undo the last placement, with what :meth:`save` kept just before it: the layout
+        is then equal to the layout before that placement.  Each saved value is restored
+        at most once."""
+        t = self.order.pop()
+        del self._filled[t]
+        slots = self._slots
+        if saved is None:  # the opening tile: the layout is empty again
+            for entries in slots:
+                entries.clear()
+            self._open_values = 0
+            self.open_mask = FULL_SET_MASK
+            self.count = 0
+            return
+        target, filled, count, open_values, open_mask, value, value_slots, added, added_slots = saved
+        self._filled[target] = filled
+        slots[value] = value_slots  # the saved copy becomes the list itself: it is used once
+        if added_slots is not None:
+            slots[added] = added_slots
+        self._joins.pop()
+        self.count = count
+        self._open_values = open_values
+        self.open_mask = open_mask
+
     def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:
         """Place tile ``t`` on a move already checked by :meth:`normalise` (or produced by
         :meth:`moves_for_mask`); return the new count (HR-COUNT-1)."""

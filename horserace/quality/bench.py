@@ -14,8 +14,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import cast
 
-from horserace.engine.hand import Hand
+from horserace.engine.hand import Hand, Move
 from horserace.engine.match import deal
 from horserace.engine.playout import play_random_hand
 from horserace.engine.ruleset import CANONICAL, Ruleset
@@ -23,11 +24,15 @@ from horserace.engine.seating import SEATINGS
 
 __all__ = [
     "CONFIGS",
+    "PERFT_DEPTHS",
+    "PERFT_FIXTURE",
+    "PerftFigure",
     "PlayFigure",
     "current_rss_kib",
     "format_text",
     "measure_conformance",
     "measure_corpus",
+    "measure_perft",
     "measure_play",
     "measure_pytest_plugin",
     "peak_rss_kib",
@@ -35,6 +40,7 @@ __all__ = [
     "report",
     "soak",
     "time_hands",
+    "time_perft",
 ]
 
 #: The configurations measured: (label, players, partnership), one per seating.
@@ -170,6 +176,7 @@ def report(
     corpus_result: dict | None = None,
     conformance_result: dict | None = None,
     plugin_result: dict | None = None,
+    perft_result: list[PerftFigure] | None = None,
 ) -> dict:
     return {
         "python": sys.version.split()[0],
@@ -179,6 +186,7 @@ def report(
         "corpus": corpus_result,
         "conformance": conformance_result,
         "pytest_plugin": plugin_result,
+        "perft": None if perft_result is None else [asdict(f) for f in perft_result],
     }
 
 
@@ -211,14 +219,37 @@ def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | N
 
 
 def format_text(result: dict) -> str:
-    lines = [f"Random hands per second (median of {result['play'][0]['repeats']} runs; Python {result['python']})", ""]
-    lines.append(f"{'configuration':<14} {'events':<7} {'api':<8} {'median':>9} {'min':>9} {'max':>9}")
-    for f in result["play"]:
-        lines.append(
-            f"{f['config']:<14} {'on' if f['events'] else 'off':<7} {f['api']:<8} "
-            f"{f['median_hands_per_second']:>9,} {f['min_hands_per_second']:>9,} {f['max_hands_per_second']:>9,}"
-        )
-    lines.append("")
+    lines = []
+    if result["play"]:
+        lines += [
+            f"Random hands per second (median of {result['play'][0]['repeats']} runs; Python {result['python']})",
+            "",
+        ]
+        lines.append(f"{'configuration':<14} {'events':<7} {'api':<8} {'median':>9} {'min':>9} {'max':>9}")
+        for f in result["play"]:
+            lines.append(
+                f"{f['config']:<14} {'on' if f['events'] else 'off':<7} {f['api']:<8} "
+                f"{f['median_hands_per_second']:>9,} {f['min_hands_per_second']:>9,} {f['max_hands_per_second']:>9,}"
+            )
+        lines.append("")
+    perft_result = result.get("perft")
+    if perft_result:
+        first = perft_result[0]
+        lines += [
+            f"Perft nodes per second on {PERFT_FIXTURE}'s deal (median of {first['repeats']} runs, each at least "
+            f"{first['min_seconds']} s of counts; Python {result['python']})",
+            "",
+            f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
+            f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}",
+        ]
+        for f in perft_result:
+            lines.append(
+                f"{f['depth']:>5} {f['nodes']:>10,} {f['moves_made']:>11,} {f['counts_per_run']:>10,} "
+                f"{f['median_nodes_per_second']:>9,} {f['min_nodes_per_second']:>9,} {f['max_nodes_per_second']:>9,} "
+                f"{f['median_moves_made_per_second']:>9,}   {f['median_nodes_per_cpu_second']:>22,} "
+                f"{f['min_nodes_per_cpu_second']:>9,} {f['max_nodes_per_cpu_second']:>9,}"
+            )
+        lines.append("")
     lines.append(f"peak resident memory: {result['peak_rss_kib'] / 1024:.1f} MiB")
     soak_result = result.get("soak")
     if soak_result:
@@ -381,3 +412,112 @@ def measure_conformance(
         "one_shot_fixtures": len(sample),
         "one_shot_fixtures_per_second": round(len(sample) / one_shot, 1),
     }
+
+
+# ---------------------------------------------------------------------- perft
+#: The position perft is measured on: the deal of the corpus's first perft fixture.
+PERFT_FIXTURE = "K5N2P7"
+#: The depths measured.
+PERFT_DEPTHS = (4, 6, 8, 10, 12)
+
+
+@dataclass
+class PerftFigure:
+    depth: int
+    nodes: int  #: the leaves the fixtures count
+    moves_made: int  #: the moves made (and taken back) in one count: the last ply is counted, not made
+    repeats: int
+    min_seconds: float  #: each timed run repeats the count until it has run this long
+    counts_per_run: int
+    median_nodes_per_second: int
+    min_nodes_per_second: int
+    max_nodes_per_second: int
+    median_moves_made_per_second: int
+    #: Nodes per second of the process's own CPU time: on a shared machine, what one core
+    #: does while it runs this process, beside the wall-clock figures above.
+    median_nodes_per_cpu_second: int
+    min_nodes_per_cpu_second: int
+    max_nodes_per_cpu_second: int
+
+
+def time_perft(count: Callable[[], int], min_seconds: float) -> tuple[int, float, int, float]:
+    """Run ``count`` (one perft count, returning its nodes) until ``min_seconds`` have
+    passed: (nodes of one count, nodes per second over the run, counts made, nodes per
+    second of the process's CPU time)."""
+    counts, nodes = 0, 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while True:
+        nodes = count()
+        counts += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            used = max(time.process_time() - cpu, 1e-9)
+            return nodes, counts * nodes / elapsed, counts, counts * nodes / used
+
+
+def measure_perft(
+    depths: tuple[int, ...] = PERFT_DEPTHS,
+    repeats: int = 5,
+    min_seconds: float = 0.5,
+    progress: Callable[[str], None] | None = None,
+) -> list[PerftFigure]:
+    """Perft nodes per second by make and unmake on :data:`PERFT_FIXTURE`'s deal at each
+    depth: the same hand counted again and again (perft gives it back as it was), small
+    depths by repetition, ``repeats`` timed runs of at least ``min_seconds`` each."""
+    from horserace.corpus.loader import load_paths  # noqa: PLC0415  (see above measure_corpus)
+    from horserace.corpus.observers import perft_position  # noqa: PLC0415
+    from horserace.engine.perft import perft  # noqa: PLC0415
+
+    fixture = next(fx for fx in load_paths().fixtures if fx.id == PERFT_FIXTURE)
+    hand = perft_position(fixture.input, fixture.ruleset)
+    counting = cast(_CountingMoves, perft_position(fixture.input, fixture.ruleset, _CountingMoves))
+    figures = []
+    for depth in depths:
+        counting.moves_made = 0
+        perft(counting, depth)
+
+        def count(depth: int = depth) -> int:
+            return perft(hand, depth)
+
+        rates, cpu_rates, per_run, nodes = [], [], 0, 0
+        for r in range(repeats):
+            if progress:
+                progress(f"perft: depth {depth}, repeat {r + 1}/{repeats}")
+            nodes, rate, per_run, cpu_rate = time_perft(count, min_seconds)
+            rates.append(rate)
+            cpu_rates.append(cpu_rate)
+        median = statistics.median(rates)
+        figures.append(
+            PerftFigure(
+                depth,
+                nodes,
+                counting.moves_made,
+                repeats,
+                min_seconds,
+                per_run,
+                round(median),
+                round(min(rates)),
+                round(max(rates)),
+                round(median * counting.moves_made / nodes),
+                round(statistics.median(cpu_rates)),
+                round(min(cpu_rates)),
+                round(max(cpu_rates)),
+            )
+        )
+    return figures
+
+
+class _CountingMoves(Hand):
+    """The reference engine, counting the moves perft makes (placements and ends of turn),
+    for the figure of moves made; never timed."""
+
+    __slots__ = ("moves_made",)
+    moves_made: int
+
+    def make(self, move: Move) -> None:
+        self.moves_made += 1
+        super().make(move)
+
+    def end_turn(self, seat: int) -> None:
+        self.moves_made += 1
+        super().end_turn(seat)

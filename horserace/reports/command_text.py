@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 from horserace.corpus.compare import format_path
+from horserace.corpus.positions import Count
 from horserace.corpus.replay import Result
 from horserace.corpus.status import Status
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.quality.fuzz import FuzzResult
 from horserace.quality.mutants import Verdict
 
-__all__ = ["fuzz_text", "mutants_text", "replay_text"]
+__all__ = ["fuzz_text", "mutants_text", "perft_text", "replay_text"]
 
 #: Differences shown per failing fixture; the rest are counted.
 SHOWN_DIFFERENCES = 20
@@ -116,4 +117,20 @@ def mutants_text(verdicts: list[Verdict], fixtures: int) -> str:
     lines.append(f"{len(verdicts) - survivors} of {len(verdicts)} mutants killed by {fixtures} fixtures")
     if any(v.note for v in verdicts):
         lines.append("a mutant that could not be judged counts as not killed")
+    return "\n".join(lines)
+
+
+def perft_text(result: Count, *, divide: bool, mutant: str | None = None) -> str:
+    """A perft count: the position, depth and readings, each first move's share with
+    ``divide``, then the nodes and the time."""
+    readings = ", ".join(f"{k}={v}" for k, v in result.ruleset.variants.items()) or "canonical readings"
+    engine = f", mutant {mutant}" if mutant else ""
+    lines = [f"perft {result.position.label}, depth {result.depth}, {readings}{engine}"]
+    if divide:
+        width = max((len(name) for name in result.divide), default=0)
+        lines += [f"  {name:<{width}}  {n:>12,}" for name, n in result.divide.items()]
+        if not result.divide:
+            lines.append("  (the hand is over: no first move)")
+    rate = result.nodes_per_second
+    lines.append(f"nodes {result.nodes:,} ({result.seconds:.3f} s" + (f", {rate:,.0f} nodes/s)" if rate else ")"))
     return "\n".join(lines)

@@ -20,6 +20,7 @@ RULES_COMMANDS = {
     "fuzz": ["fuzz", "--budget", "1"],
     "bench": ["bench", "--hands", "1", "--repeat", "1"],
     "diff": ["diff", "--rules", "canonical"],
+    "perft": ["perft", "seed:1", "--depth", "2"],
 }
 #: Each command that takes fixture paths.
 PATH_COMMANDS = {

@@ -58,6 +58,26 @@ def test_bench_prints_figures(capsys):
     assert doc["soak"]["hands"] == 30 and doc["peak_rss_kib"] > 0
 
 
+@pytest.mark.slow
+def test_bench_perft_alone(capsys):
+    assert main(["bench", "--hands", "0", "--perft", "--repeat", "1", "--format", "json"]) == ExitCode.OK
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["play"] == []
+    # The counts of the replay-based perft of 0.1 on K5N2P7's deal (the README's "before").
+    assert [(f["depth"], f["nodes"]) for f in doc["perft"]] == [(4, 96), (6, 717), (8, 5202), (10, 35825), (12, 207016)]
+    assert all(f["moves_made"] < f["nodes"] and f["median_nodes_per_second"] > 0 for f in doc["perft"])
+
+
+def test_bench_perft_times_small_depths_by_repetition():
+    from horserace.quality.bench import format_text, measure_perft, report
+
+    figures = measure_perft(depths=(1, 3), repeats=2, min_seconds=0.05)
+    assert [f.nodes for f in figures] == [7, 40] and figures[0].counts_per_run > 1
+    assert figures[0].min_nodes_per_second <= figures[0].median_nodes_per_second <= figures[0].max_nodes_per_second
+    text = format_text(report([], None, perft_result=figures))
+    assert text.startswith("Perft nodes per second on K5N2P7's deal (median of 2 runs")
+
+
 def test_console_script_help():
     out = subprocess.run([sys.executable, "-m", "horserace", "--help"], capture_output=True, text=True, check=True)
     assert "play" in out.stdout and "bench" in out.stdout and "Exit codes" in out.stdout

@@ -13,6 +13,7 @@ from horserace.engine.events import Draw, EndTurn, Pass, Place
 from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B
 from horserace.engine.tiles import FULL_SET_MASK, IS_DOUBLE, TOTAL_PIPS, mask_of, pips_of
+from horserace.errors import IllegalAction
 
 
 def check_conservation(h: Hand) -> None:
@@ -77,4 +78,102 @@ def play_checked(h: Hand, rng: random.Random, checks=(check_conservation, check_
         for check in checks:
             check(h)
     check_drawn_tiles_end_the_turn(h.events)
+    return h
+
+
+# ---------------------------------------------------------------------- undo
+def _frozen(value):
+    """A value as plain data to compare: lists (and the lists inside) as tuples, a dict by
+    its items."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def _fields(obj) -> dict:
+    """Every field of an object with ``__slots__``, whatever class of its line declares it."""
+    names = [n for cls in type(obj).__mro__ for n in getattr(cls, "__slots__", ())]
+    return {n: _frozen(getattr(obj, n)) for n in names if hasattr(obj, n)}
+
+
+def state_of(h: Hand) -> dict:
+    """Everything a hand holds, its layout's fields included, as plain data: two hands are
+    in the same state when these are equal (the undo history by its length: the entries
+    are the hand's own)."""
+    fields = _fields(h)
+    fields["layout"] = _fields(h.layout)
+    fields["_undo"] = h.undo_depth
+    return fields
+
+
+def _differences(before: dict, after: dict) -> list[str]:
+    out = []
+    for key in sorted(before.keys() | after.keys()):
+        if key == "layout":
+            out += [f"layout.{d}" for d in _differences(before[key], after[key])]
+        elif before.get(key) != after.get(key):
+            out.append(f"{key}: {before.get(key)!r} became {after.get(key)!r}")
+    return out
+
+
+def check_same_state(before: dict, h: Hand, what: str) -> None:
+    differences = _differences(before, state_of(h))
+    assert not differences, f"{what}: the hand differs from before: " + "; ".join(differences)
+
+
+def _actions(h: Hand) -> list[tuple[str, tuple]]:
+    """Every legal action of the player to act, each kind through each of its methods:
+    (method name, arguments)."""
+    seat = h.to_act
+    out: list[tuple[str, tuple]] = []
+    for move in h.legal_placements():
+        out += [("place", (seat, *move)), ("make", (move,))]
+    if h.may_end_turn():
+        out.append(("end_turn", (seat,)))
+    if h.pending_drawn is None and not h.can_place(seat):
+        out.append(("play_forced", ()))
+        out.append(("draw", (seat,)) if h.must_draw() else ("pass_turn", (seat,)))
+    return out
+
+
+def _illegal(h: Hand) -> list[tuple[str, tuple]]:
+    """Actions the rules refuse here: the other seat's turn, a draw or pass with a placement."""
+    seat = h.to_act
+    out = [("draw", ((seat + 1) % h.seats,)), ("pass_turn", ((seat + 1) % h.seats,))]
+    if h.pending_drawn is not None or h.can_place(seat):
+        out += [("draw", (seat,)), ("pass_turn", (seat,))]
+    return out
+
+
+def play_undoing(h: Hand, rng: random.Random) -> Hand:
+    """Random play of an undoable hand, every kind of action: after each action, undo
+    gives back the hand as it was before it, and making it again gives the same hand as
+    the first time; an illegal action changes nothing; at the end, undoing every action in
+    turn gives back each earlier state down to the deal."""
+    states = [state_of(h)]
+    while not h.over:
+        for name, args in _illegal(h):
+            try:
+                getattr(h, name)(*args)
+            except IllegalAction:
+                check_same_state(states[-1], h, f"refused {name}{args}")
+            else:
+                raise AssertionError(f"{name}{args} should have been refused")
+        name, args = rng.choice(_actions(h))
+        made = getattr(h, name)(*args)
+        actions = made if name == "play_forced" else 1
+        after = state_of(h)
+        for _ in range(actions):
+            h.undo()
+        check_same_state(states[-1], h, f"undo of {name}{args}")
+        getattr(h, name)(*args)
+        check_same_state(after, h, f"{name}{args} made again")
+        states += [None] * (actions - 1) + [after]
+    for before in reversed(states[:-1]):
+        h.undo()
+        if before is not None:
+            check_same_state(before, h, "undo back to the deal")
+    assert h.undo_depth == 0
     return h

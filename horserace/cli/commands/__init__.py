@@ -23,6 +23,7 @@ HELP: dict[str, str] = {
     "coverage": "rule IDs against fixtures; fails on rules or readings without fixtures",
     "serve": "speak the conformance protocol with the reference engine on stdin/stdout",
     "play": "play and print a seeded sample hand (or match) with random legal placements",
+    "perft": "count the move sequences of a given depth from a position (perft), with --divide per first move",
     "diff": "which outcomes change between two rulesets",
     "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
     "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",

@@ -22,9 +22,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP[NAME],
         description="Measure random hands per second (uniform random legal placements, seeded) for "
         "2, 3 and 4 players and partnerships, with events on and off, and peak memory. "
-        "Prints medians over repeats.",
+        "Prints medians over repeats, with their range.",
     )
-    p.add_argument("--hands", type=int, default=10_000, help="hands per run (default: 10000)")
+    p.add_argument(
+        "--hands",
+        type=int,
+        default=10_000,
+        help="hands per run (default: 10000); 0 leaves random play out, to measure only what other options add",
+    )
     p.add_argument("--repeat", type=int, default=5, help="runs per configuration; the median is shown (default: 5)")
     p.add_argument("--seed", type=int, default=1, help="random seed of the first run (default: 1)")
     p.add_argument(
@@ -57,21 +62,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also measure what the installed pytest plugin adds to every pytest start-up",
     )
+    p.add_argument(
+        "--perft",
+        action="store_true",
+        help="also measure perft nodes per second by make and unmake on fixture K5N2P7's deal at depths "
+        "4, 6, 8, 10 and 12 (each timed run at least half a second of counts; --repeat runs)",
+    )
     variant_options(p, "measure random play under this reading of the register (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:
     from horserace.quality import bench  # the corpus and the runner: not for the other commands
 
-    if args.hands < 1 or args.repeat < 1 or args.soak < 0:
-        raise UsageError("--hands and --repeat must be at least 1, --soak at least 0")
+    if args.hands < 0 or args.repeat < 1 or args.soak < 0:
+        raise UsageError("--repeat must be at least 1, --hands and --soak at least 0")
     bar = progress(sys.stderr.isatty())
-    figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset_from(args))
+    ruleset = ruleset_from(args)
+    figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset) if args.hands else []
     soak_result = bench.soak(args.soak, seed=args.seed, progress=bar) if args.soak else None
     corpus_result = bench.measure_corpus(args.corpus_fixtures, progress=bar) if args.corpus else None
     conformance_result = bench.measure_conformance(progress=bar) if args.conformance else None
     plugin_result = bench.measure_pytest_plugin(progress=bar) if args.pytest_plugin else None
+    perft_result = bench.measure_perft(repeats=args.repeat, progress=bar) if args.perft else None
     clear_progress(bar)
-    result = bench.report(figures, soak_result, corpus_result, conformance_result, plugin_result)
+    result = bench.report(figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result)
     print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
     return ExitCode.OK
