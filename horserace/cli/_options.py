@@ -161,13 +161,14 @@ def ruleset_from(args: argparse.Namespace) -> Ruleset:
     return ruleset
 
 
-def progress(enabled: bool) -> Callable[[str], None] | None:
-    """A one-line progress display on stderr, or None when stderr is not a terminal."""
+def progress(enabled: bool, prefix: str = "") -> Callable[[str], None] | None:
+    """A one-line progress display on stderr, each message after ``prefix``, or None
+    when stderr is not a terminal."""
     if not enabled:
         return None
 
     def show(message: str) -> None:
-        sys.stderr.write(f"\r\033[K{message}")
+        sys.stderr.write(f"\r\033[K{prefix}{message}")
         sys.stderr.flush()
 
     return show
@@ -203,7 +204,9 @@ def print_load_errors(corpus: Corpus, fmt: str) -> int:
 
 
 def impl_argv(impl: str | None) -> list[str]:
-    """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    """The implementation's argv: --impl split like a POSIX shell, or the reference engine.
+    A command whose first word is ``horserace`` is this horserace, run by the interpreter
+    that runs this one (``--impl "horserace serve"`` works without the virtualenv on PATH)."""
     import shlex  # noqa: PLC0415  (start-up: only the commands that start an implementation)
 
     if impl is None:
@@ -214,4 +217,6 @@ def impl_argv(impl: str | None) -> list[str]:
         raise UsageError(f"horserace: --impl {impl!r}: {exc}") from None
     if not argv:
         raise UsageError("horserace: --impl is empty")
+    if argv[0] == "horserace":
+        return [sys.executable, "-m", "horserace", *argv[1:]]
     return argv

@@ -22,6 +22,7 @@ HELP: dict[str, str] = {
     "replay": "validate and replay scenario fixtures against the reference engine",
     "coverage": "rule IDs against fixtures; fails on rules or readings without fixtures",
     "serve": "speak the conformance protocol with the reference engine on stdin/stdout",
+    "report": "write every report again from stored result streams; several make a comparison page",
     "play": "play and print a seeded sample hand (or match) with random legal placements",
     "diff": "which outcomes change between two rulesets",
     "fuzz": "differential fuzzing: random play scenarios against an implementation and the reference",
