@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_JOBS",
     "MAX_SECONDS",
+    "REPORT_DIR",
     "clear_progress",
     "count",
     "format_option",
@@ -41,6 +42,8 @@ __all__ = [
 ]
 
 
+#: Where ``conform`` writes its reports, and ``report`` those of several streams, by default.
+REPORT_DIR = "horserace-report"
 #: The largest values the command line accepts: beyond them a value is a mistake, not a wish.
 MAX_SECONDS = 3600.0
 MAX_JOBS = 256

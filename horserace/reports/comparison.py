@@ -31,7 +31,7 @@ from typing import Any
 from horserace.corpus.status import PASSING, Status
 from horserace.reports.badge import badge_for, badge_svg
 from horserace.reports.escape import for_html
-from horserace.reports.html import CSS, OUTCOME_ORDER, anchor, fixture_section
+from horserace.reports.html import OUTCOME_ORDER, anchor, fixture_section, page_start
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, scope, verdict
 from horserace.resources.documents import load_rules
@@ -422,16 +422,7 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
     protocols = ", ".join(dict.fromkeys(str(run.header.get("protocol", "?")) for run in runs))
     title = f"Horse Race conformance: {len(runs)} implementations compared"
     out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{CSS}{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
+        *page_start(title, _CSS),
         f"<h1>{_e(title)}</h1>",
         f'<p class="zero">Suite {_e(suites)}, protocol {_e(protocols)}; made by horserace from the result '
         "streams alone.</p>",

@@ -21,7 +21,16 @@ from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 from horserace.resources.documents import load_rules
 
-__all__ = ["CSS", "OUTCOME_ORDER", "anchor", "failing_layout", "fixture_section", "refused_action", "render_html"]
+__all__ = [
+    "CSS",
+    "OUTCOME_ORDER",
+    "anchor",
+    "failing_layout",
+    "fixture_section",
+    "page_start",
+    "refused_action",
+    "render_html",
+]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
 OUTCOME_ORDER = tuple(str(s) for s in Status)
@@ -452,6 +461,23 @@ def _rule_text(rule_id: str) -> str:
     )
 
 
+def page_start(title: str, css: str = "") -> list[str]:
+    """The lines that open a report page, up to ``<main>``: the title (escaped here) and
+    the report's style sheet, then ``css``."""
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}{css}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+    ]
+
+
 def render_html(header: dict, results: list[dict], footer: dict) -> str:
     """The whole report page."""
     header = header or {}
@@ -470,18 +496,7 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
         anchors.setdefault(str(r.get("id", "")), place)
         failing_anchors.append(place)
 
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Horse Race conformance: {_e(name)} — {_e(verdict)}</title>",
-        f"<style>{CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
-    ]
+    out = page_start(f"Horse Race conformance: {name} — {verdict}")
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
     out.append(f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>')
     if footer.get("unusable"):

@@ -14,14 +14,14 @@ from horserace.reports.html import render_html
 from horserace.reports.json_report import json_report
 from horserace.reports.junit import junit_xml
 from horserace.reports.markdown import markdown
-from horserace.reports.runs import Run
+from horserace.reports.runs import STREAM_NAME, Run
 from horserace.reports.stream import read_stream
 
 __all__ = ["COMPARISON_PAGE", "REPORT_FILES", "write_all", "write_comparison", "write_run"]
 
 #: What :func:`write_all` writes into a run's folder, by format (the stream first).
 REPORT_FILES = {
-    "jsonl": "results.jsonl",
+    "jsonl": STREAM_NAME,
     "json": "report.json",
     "junit": "junit.xml",
     "markdown": "report.md",

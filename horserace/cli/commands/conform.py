@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.cli._options import (
+    REPORT_DIR,
     clear_progress,
     format_option,
     impl_argv,
@@ -38,9 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["NAME", "register", "run"]
 
 NAME = "conform"
-#: The stream's name in a report folder (horserace.reports.runs.STREAM_NAME, which this
-#: module does not import before it runs).
-STREAM = "results.jsonl"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,9 +79,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--write-expectations", metavar="FILE", help="write the current failures as an expectations file")
     p.add_argument(
         "--report-dir",
-        default="horserace-report",
+        default=REPORT_DIR,
         metavar="DIR",
-        help="where the reports go (default: ./horserace-report); with several --impl, one folder "
+        help=f"where the reports go (default: ./{REPORT_DIR}); with several --impl, one folder "
         "per implementation in it, and the comparison page index.html",
     )
     p.add_argument(
@@ -153,9 +151,10 @@ def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argpa
     """One implementation: its stream and reports in the report folder itself."""
     from horserace.cli._results import print_run
     from horserace.conformance.expectations import write_expectations
+    from horserace.reports.runs import STREAM_NAME
 
     out_dir = Path(args.report_dir)
-    done = _conform(argv, fixtures, options, args, out_dir / STREAM)
+    done = _conform(argv, fixtures, options, args, out_dir / STREAM_NAME)
     if args.write_expectations and done.stopped is None:
         write_expectations(args.write_expectations, done.run.results, expected)
     print_run(done.run, done.written, out_dir, args.format)
@@ -171,7 +170,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, 
     that gave none); then the comparison page, ``DIR/index.html``.  The exit code is the
     worst: 3 if any was unusable, else 1 if any is not conformant."""
     from horserace.cli._results import print_runs, worst
-    from horserace.reports.runs import folder_name, unique_folders
+    from horserace.reports.runs import STREAM_NAME, folder_name, unique_folders
     from horserace.reports.write import COMPARISON_PAGE, write_comparison
 
     out_dir = Path(args.report_dir)
@@ -181,9 +180,9 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, 
         fallback = unique_folders([*folders, f"impl-{n}"])[-1]
 
         def place(hello: dict[str, Any], fallback: str = fallback) -> Path:
-            return out_dir / unique_folders([*folders, folder_name(hello, fallback)])[-1] / STREAM
+            return out_dir / unique_folders([*folders, folder_name(hello, fallback)])[-1] / STREAM_NAME
 
-        one = _conform(argv, fixtures, options, args, out_dir / fallback / STREAM, place, (n, len(argvs)))
+        one = _conform(argv, fixtures, options, args, out_dir / fallback / STREAM_NAME, place, (n, len(argvs)))
         folders.append(one.written["jsonl"].parent.name)
         done.append(one)
         if one.stopped is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from horserace.cli._options import format_option
+from horserace.cli._options import REPORT_DIR, format_option
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -13,8 +13,6 @@ from horserace.errors import UsageError
 __all__ = ["NAME", "register", "run"]
 
 NAME = "report"
-#: Where several streams' reports go when --out is not given (conform's default folder).
-DEFAULT_OUT = "horserace-report"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "result streams that conform wrote (results.jsonl; a report folder means the stream in it), "
         "without running anything. One stream: its reports in --out (default: the stream's own "
         "folder). Several: each one's reports in OUT/NAME-VERSION/ (from its hello) and the "
-        f"comparison page OUT/index.html (default OUT: ./{DEFAULT_OUT}). Exit 0 when the reports "
+        f"comparison page OUT/index.html (default OUT: ./{REPORT_DIR}). Exit 0 when the reports "
         "are written (the verdicts are in them), 2 for a stream that cannot be read (file:line), "
         "4 for one that does not exist.",
     )
@@ -33,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        help=f"where the reports go (default: the stream's folder; for several, ./{DEFAULT_OUT})",
+        help=f"where the reports go (default: the stream's folder; for several, ./{REPORT_DIR})",
     )
     format_option(p)
 
@@ -58,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         writable_folder(out_dir, "--out")
         print_run(run_one, write_run(run_one, out_dir), out_dir, args.format)
         return ExitCode.OK
-    out_dir = Path(args.out or DEFAULT_OUT)
+    out_dir = Path(args.out or REPORT_DIR)
     writable_folder(out_dir, "--out")
     folders = unique_folders(folder_name(one.hello, f"impl-{n}") for n, one in enumerate(runs, 1))
     written = [write_run(one, out_dir / folder) for one, folder in zip(runs, folders)]
