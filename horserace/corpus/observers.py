@@ -455,7 +455,7 @@ def check_scenario(fixture: Fixture) -> None:
             partnership=partnership,
             seats=seats,
             scores=scores,
-            ruleset=Ruleset.from_readings(fixture.variants),
+            ruleset=with_target(Ruleset.from_readings(fixture.variants), fixture.input["target"]),
         )
         return
     observe(fixture.kind, fixture.input, fixture.variants)
