@@ -29,6 +29,7 @@ from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.comparison import disagreements
 from horserace.reports.runs import load_run
+from horserace.resources.documents import load_rules
 from tests.reports.devtools import Browser
 from tests.reports.test_html_report import chromium_path
 
@@ -119,7 +120,8 @@ def test_the_page_renders_without_errors_or_overflow(three, tmp_path):
             assert page.errors == [], f"{width} px: {page.errors}"
             if width == 480:
                 assert page.evaluate(OVERFLOW) <= 0, f"{width} px: horizontal overflow"
-            assert page.evaluate("document.querySelectorAll('#matrix-table tbody tr').length") == 43  # scope + 42 rules
+            rows = page.evaluate("document.querySelectorAll('#matrix-table tbody tr').length")
+            assert rows == 1 + len(load_rules())  # the scope, then every rule
             assert page.evaluate("document.querySelectorAll('table.implementations svg').length") == 3  # badges
             _keep(page.screenshot(full=False), f"comparison-{width}px.png", tmp_path)
             if width == 1400:
