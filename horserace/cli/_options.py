@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_JOBS",
     "MAX_SECONDS",
+    "REPORT_DIR",
     "clear_progress",
     "count",
     "format_option",
@@ -43,6 +44,8 @@ __all__ = [
 ]
 
 
+#: Where ``conform`` writes its reports, and ``report`` those of several streams, by default.
+REPORT_DIR = "horserace-report"
 #: The largest values the command line accepts: beyond them a value is a mistake, not a wish.
 MAX_SECONDS = 3600.0
 MAX_JOBS = 256
@@ -186,13 +189,14 @@ def rulesets_from(args: argparse.Namespace) -> list[NamedRuleset]:
     return [replace(n, name=n.name + suffix, ruleset=_with_variants(n.ruleset, args)) for n in named]
 
 
-def progress(enabled: bool) -> Callable[[str], None] | None:
-    """A one-line progress display on stderr, or None when stderr is not a terminal."""
+def progress(enabled: bool, prefix: str = "") -> Callable[[str], None] | None:
+    """A one-line progress display on stderr, each message after ``prefix``, or None
+    when stderr is not a terminal."""
     if not enabled:
         return None
 
     def show(message: str) -> None:
-        sys.stderr.write(f"\r\033[K{message}")
+        sys.stderr.write(f"\r\033[K{prefix}{message}")
         sys.stderr.flush()
 
     return show
@@ -228,7 +232,9 @@ def print_load_errors(corpus: Corpus, fmt: str) -> int:
 
 
 def impl_argv(impl: str | None) -> list[str]:
-    """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    """The implementation's argv: --impl split like a POSIX shell, or the reference engine.
+    A command whose first word is ``horserace`` is this horserace, run by the interpreter
+    that runs this one (``--impl "horserace serve"`` works without the virtualenv on PATH)."""
     import shlex  # noqa: PLC0415  (start-up: only the commands that start an implementation)
 
     if impl is None:
@@ -241,4 +247,6 @@ def impl_argv(impl: str | None) -> list[str]:
         raise UsageError(f"horserace: --impl {impl!r}: {exc}") from None
     if not argv:
         raise UsageError("horserace: --impl is empty")
+    if argv[0] == "horserace":
+        return [sys.executable, "-m", "horserace", *argv[1:]]
     return argv
