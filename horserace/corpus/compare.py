@@ -47,7 +47,10 @@ def format_path(at: tuple[PathStep, ...]) -> str:
 
 
 #: Unordered collections (a layout snapshot's, and lists of sides): compared as multisets.
+#: At most this many of their items are listed as missing or extra; a last difference
+#: says how many more differ.
 SET_COLLECTIONS = frozenset(SORT_KEYS)
+MAX_ITEM_DIFFERENCES = 20
 #: Ordered lists at most this long (and this short in JSON) are shown whole when their
 #: lengths differ.
 SHORT_LIST = 6
@@ -200,11 +203,30 @@ def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, .
     have = Counter(_key(canonical(item)) for item in actual)
     if want == have:
         return
-    items = {_key(canonical(item)): canonical(item) for item in [*expected, *actual]}
-    for k in sorted(want.keys() - have.keys() | {k for k in want if want[k] > have.get(k, 0)}):
+    missing = sorted(k for k in want if want[k] > have.get(k, 0))
+    extra = sorted(k for k in have if have[k] > want.get(k, 0))
+    shown_missing = missing[:MAX_ITEM_DIFFERENCES]
+    shown_extra = extra[: MAX_ITEM_DIFFERENCES - len(shown_missing)]
+    # The items to show, found again by key: a hostile answer's collection of a million
+    # items is counted, never copied.
+    wanted = set(shown_missing) | set(shown_extra)
+    items: dict[str, Any] = {}
+    for item in (*expected, *actual):
+        if len(items) == len(wanted):
+            break
+        value = canonical(item)
+        key = _key(value)
+        if key in wanted:
+            items.setdefault(key, value)
+    for k in shown_missing:
         out.append(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)))
-    for k in sorted(have.keys() - want.keys() | {k for k in have if have[k] > want.get(k, 0)}):
+    for k in shown_extra:
         out.append(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)))
+    left = len(missing) + len(extra) - len(shown_missing) - len(shown_extra)
+    if left:  # nothing is cut silently
+        out.append(
+            Difference(at, f"{len(expected):,} items", f"{len(actual):,} items; {left:,} more items differ, not listed")
+        )
 
 
 def _diff_trace(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:

@@ -75,3 +75,13 @@ def test_identical_data_has_no_difference_and_an_integer_is_still_not_a_boolean(
     assert diff({"continues": True}, {"continues": 1}) == [Difference(("continues",), True, 1)]
     assert diff({"count": 0}, {"count": False}) == [Difference(("count",), 0, False)]
     assert diff({"credit": 1}, {"credit": 1.0}) == []  # equal numbers, neither a boolean
+
+
+def test_a_huge_unordered_collection_lists_twenty_items_and_says_how_many_more():
+    """A hostile answer's million extra items are counted, not each made a difference
+    (the hostile suite's memory bound), and the last line says how many were not listed."""
+    got = diff({"winners": [0]}, {"winners": [str(i) for i in range(1000)]})
+    assert len(got) == 21
+    assert got[0].text() == "winners: missing 0"
+    assert {d.item for d in got[1:20]} == {"extra"}
+    assert got[-1].text() == 'winners: expected "1 items", got "1,000 items; 981 more items differ, not listed"'
