@@ -38,11 +38,12 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
+from horserace.corpus.encoding import placement_record
+from horserace.corpus.generate import layout_walk
 from horserace.engine.hand import DEAL_SIZE, Hand
-from horserace.engine.layout import PORT_NAMES, Layout
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, BranchUse, Ruleset
 from horserace.engine.seating import SEATINGS
-from horserace.engine.tiles import ALL_TILES, FULL_SET_MASK, HIGH, LOW, NAMES, TILE_COUNT
+from horserace.engine.tiles import ALL_TILES, HIGH, LOW, NAMES, TILE_COUNT
 
 __all__ = [
     "deals",
@@ -78,14 +79,6 @@ def _seatings(players: int | None, partnership: bool | None) -> list[tuple[int, 
         for p, m in _SEATINGS
         if (players is None or p == players) and (partnership is None or m == bool(partnership))
     ]
-
-
-def _placement(tile: int, target: int | None, port: int | None) -> dict[str, str]:
-    """A placement dict ``{tile, target, port}``; the opening has only ``tile``."""
-    if target is None:
-        return {"tile": NAMES[tile]}
-    assert port is not None  # a placement on a target names its port
-    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[port]}
 
 
 def _names(tile_list) -> list[str]:
@@ -247,18 +240,8 @@ def layouts(
     @st.composite
     def build(draw) -> list[dict[str, str]]:
         length = draw(st.integers(min_placements, max_placements))
-        layout = Layout(branch_use_one=one_branch)
-        unplaced = FULL_SET_MASK
-        out: list[dict[str, str]] = []
-        while len(out) < length:
-            moves = layout.moves_for_mask(unplaced)
-            if not moves:
-                break
-            tile, target, port = draw(st.sampled_from(moves))
-            layout.place(tile, target, port)
-            unplaced ^= 1 << tile
-            out.append(_placement(tile, target, port))
-        return out
+        walk = layout_walk(lambda moves: draw(st.sampled_from(moves)), length, branch_use_one=one_branch)
+        return [placement_record(*move) for _, move in walk]
 
     return build()
 
@@ -386,5 +369,5 @@ def _play(draw, hand: Hand) -> list[dict[str, Any]]:
             continue
         tile, target, port = draw(st.sampled_from(hand.legal_placements()))
         hand.place(seat, tile, target, port)
-        placements.append(_placement(tile, target, port))
+        placements.append(placement_record(tile, target, port))
     return placements

@@ -19,10 +19,12 @@ from horserace.errors import UsageError
 
 if TYPE_CHECKING:
     from horserace.corpus.fixture import Corpus, Fixture
+    from horserace.resources.rulesets import NamedRuleset
 
 __all__ = [
     "MAX_JOBS",
     "MAX_SECONDS",
+    "REPORT_DIR",
     "clear_progress",
     "count",
     "format_option",
@@ -33,6 +35,7 @@ __all__ = [
     "print_load_errors",
     "progress",
     "ruleset_from",
+    "rulesets_from",
     "seconds",
     "selected_fixtures",
     "selection_options",
@@ -41,6 +44,8 @@ __all__ = [
 ]
 
 
+#: Where ``conform`` writes its reports, and ``report`` those of several streams, by default.
+REPORT_DIR = "horserace-report"
 #: The largest values the command line accepts: beyond them a value is a mistake, not a wish.
 MAX_SECONDS = 3600.0
 MAX_JOBS = 256
@@ -113,12 +118,16 @@ def _variant(text: str) -> tuple[str, str]:
     return field, reading
 
 
-def variant_options(p: argparse.ArgumentParser, help_text: str) -> None:
-    p.add_argument(
-        "--rules",
-        metavar="FILE",
-        help="a ruleset file (spec/rulesets/*.yaml format) or the name of a bundled one, e.g. long-match or one-branch",
-    )
+_RULES_HELP = "a ruleset file (spec/rulesets/*.yaml format) or the name of a bundled one, e.g. long-match or one-branch"
+
+
+def variant_options(p: argparse.ArgumentParser, help_text: str, *, rules_help: str | None = None) -> None:
+    """``--rules`` and ``--variant``; with ``rules_help``, ``--rules`` may be given
+    several times (read with :func:`rulesets_from`)."""
+    if rules_help is None:
+        p.add_argument("--rules", metavar="FILE", help=_RULES_HELP)
+    else:
+        p.add_argument("--rules", action="append", metavar="FILE", help=f"{_RULES_HELP}; {rules_help}")
     p.add_argument("--variant", action="append", type=_variant, metavar="FIELD=READING", help=help_text)
 
 
@@ -144,6 +153,12 @@ def selected_fixtures(fixtures: list[Fixture], args: argparse.Namespace) -> list
     return chosen
 
 
+def _with_variants(ruleset: Ruleset, args: argparse.Namespace) -> Ruleset:
+    for field, reading in getattr(args, "variant", None) or ():
+        ruleset = ruleset.with_variant(field, reading)
+    return ruleset
+
+
 def ruleset_from(args: argparse.Namespace) -> Ruleset:
     """The ruleset of a command line: --rules (a file or a bundled name), then each
     --variant on top, then --target."""
@@ -152,8 +167,7 @@ def ruleset_from(args: argparse.Namespace) -> Ruleset:
         from horserace.resources.rulesets import resolve  # noqa: PLC0415  (start-up: YAML and the schemas only when asked for)
 
         ruleset = resolve(args.rules).ruleset
-    for field, reading in getattr(args, "variant", None) or ():
-        ruleset = ruleset.with_variant(field, reading)
+    ruleset = _with_variants(ruleset, args)
     if getattr(args, "target", None) is not None:
         if args.target < 1:
             raise UsageError("--target must be a positive whole number")
@@ -161,13 +175,28 @@ def ruleset_from(args: argparse.Namespace) -> Ruleset:
     return ruleset
 
 
-def progress(enabled: bool) -> Callable[[str], None] | None:
-    """A one-line progress display on stderr, or None when stderr is not a terminal."""
+def rulesets_from(args: argparse.Namespace) -> list[NamedRuleset]:
+    """The rulesets of a repeatable --rules (each a file or a bundled name), each with
+    every --variant on top (only --variant: the canonical ruleset with them); none when
+    neither is given."""
+    from horserace.resources.rulesets import NamedRuleset, resolve  # noqa: PLC0415  (start-up: YAML and the schemas only when asked for)
+
+    named = [resolve(r) for r in args.rules or ()]
+    variants = getattr(args, "variant", None) or ()
+    if not named and variants:
+        named = [NamedRuleset("canonical", "the canonical rules", CANONICAL)]
+    suffix = "".join(f" +{field}={reading}" for field, reading in variants)
+    return [replace(n, name=n.name + suffix, ruleset=_with_variants(n.ruleset, args)) for n in named]
+
+
+def progress(enabled: bool, prefix: str = "") -> Callable[[str], None] | None:
+    """A one-line progress display on stderr, each message after ``prefix``, or None
+    when stderr is not a terminal."""
     if not enabled:
         return None
 
     def show(message: str) -> None:
-        sys.stderr.write(f"\r\033[K{message}")
+        sys.stderr.write(f"\r\033[K{prefix}{message}")
         sys.stderr.flush()
 
     return show
@@ -203,15 +232,21 @@ def print_load_errors(corpus: Corpus, fmt: str) -> int:
 
 
 def impl_argv(impl: str | None) -> list[str]:
-    """The implementation's argv: --impl split like a POSIX shell, or the reference engine."""
+    """The implementation's argv: --impl split like a POSIX shell, or the reference engine.
+    A command whose first word is ``horserace`` is this horserace, run by the interpreter
+    that runs this one (``--impl "horserace serve"`` works without the virtualenv on PATH)."""
     import shlex  # noqa: PLC0415  (start-up: only the commands that start an implementation)
 
     if impl is None:
-        return [sys.executable, "-m", "horserace", "serve"]
+        from horserace.conformance.server import reference_argv  # noqa: PLC0415  (start-up: as above)
+
+        return reference_argv()
     try:
         argv = shlex.split(impl)
     except ValueError as exc:
         raise UsageError(f"horserace: --impl {impl!r}: {exc}") from None
     if not argv:
         raise UsageError("horserace: --impl is empty")
+    if argv[0] == "horserace":
+        return [sys.executable, "-m", "horserace", *argv[1:]]
     return argv

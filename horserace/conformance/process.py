@@ -148,14 +148,18 @@ class _Child:
             ready, _, _ = select.select([self._fd], [], [], remaining)
             if not ready:
                 return None
-            try:
-                chunk = os.read(self._fd, 1 << 20)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._eof = True
-            else:
-                self._buffer += chunk
+            self._take_output()
+
+    def _take_output(self) -> None:
+        """Read what stdout holds (it is readable) into the buffer, or note its end."""
+        try:
+            chunk = os.read(self._fd, 1 << 20)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._eof = True
+        else:
+            self._buffer += chunk
 
     def _read_stderr(self) -> None:
         err = self._stderr
@@ -201,8 +205,15 @@ class _Child:
                     f"of a request unwritten after {timeout:g} s)",
                     self.stderr_tail(),
                 )
+            # While the request waits for room, take in the answers already written: an
+            # implementation blocked on a full output pipe reads no more input, and
+            # requests sent ahead (large ones: whole matches) would wait for it forever.
+            # At most about one answer line is held beyond those already complete.
+            draining = not self._eof and len(self._buffer) <= MAX_LINE_BYTES
             try:
-                _, writable, _ = select.select([], [fd], [], remaining)
+                readable, writable, _ = select.select([self._fd] if draining else [], [fd], [], remaining)
+                if readable:
+                    self._take_output()
                 if not writable:
                     continue
                 data = data[os.write(fd, data) :]

@@ -17,7 +17,14 @@ from horserace.engine.hand import Hand
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import InputError, ScenarioError
 
-__all__ = ["answer", "hello", "main_serve", "reply", "serve"]
+__all__ = ["answer", "hello", "main_serve", "reference_argv", "reply", "serve"]
+
+
+def reference_argv(*extra: str) -> list[str]:
+    """``horserace serve`` (with ``extra`` arguments) as a child process of this Python.
+    ``-P``: the current folder is not put first on the module path, so a ``horserace/``
+    folder there (an old checkout, say) is never served in place of this installation."""
+    return [sys.executable, "-P", "-m", "horserace", "serve", *extra]
 
 
 def _spoken(request: dict) -> str:

@@ -14,14 +14,24 @@ from typing import TYPE_CHECKING, Any, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, MatchEnd, Pass, Place
 from horserace.engine.layout import CREDIT, PORT_NAMES, Layout
+from horserace.engine.seating import Seating
 from horserace.engine.tiles import NAMES, parse_tile
-from horserace.engine.types import Port
+from horserace.engine.types import Port, Tile
 
 if TYPE_CHECKING:  # the play document's types only: the server never makes one
     from horserace.engine.match import Match
     from horserace.engine.sample import PlayedHand
 
-__all__ = ["SORT_KEYS", "canonical", "event_record", "layout_snapshot", "play_document", "port_name"]
+__all__ = [
+    "SORT_KEYS",
+    "canonical",
+    "event_record",
+    "layout_snapshot",
+    "placement_record",
+    "play_document",
+    "port_name",
+    "table_record",
+]
 
 
 # How the canonical encoding sorts unordered collections (spec/fixture-format.md, HR-MOVE-2):
@@ -32,11 +42,33 @@ SORT_KEYS: dict[str, Callable[[Any], Any]] = {
     "connections": lambda pair: (pair[0].get("tile", ""), pair[0].get("port", ""), pair[1].get("tile", "")),
     "tiles": lambda t: t,
     "spinners": lambda t: t,
+    # Sides, not a ranking: a shared win lists its sides in any order.
+    "winners": lambda side: side,
+    "match_winners": lambda side: side,
 }
 
 
 def port_name(port: Port | None) -> str | None:
     return None if port is None else PORT_NAMES[port]
+
+
+def placement_record(tile: Tile, target: Tile | None, port: Port | None) -> dict[str, str]:
+    """A placement as input writes it (spec/fixture-format.md, "placement"): ``{tile}``
+    for the opening, else ``{tile, target, port}``."""
+    if target is None:
+        return {"tile": NAMES[tile]}
+    # The cast: a move with a target has a port (a move names both or neither, HR-MOVE-1).
+    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[cast(Port, port)]}
+
+
+def table_record(seating: Seating, scores: list[int], target: int) -> dict[str, Any]:
+    """A fixture's table as input writes it (spec/fixture-format.md, "table")."""
+    return {
+        "mode": "partnership" if seating.partnership else "individual",
+        "seats": seating.players,
+        "scores": scores,
+        "target": target,
+    }
 
 
 def layout_snapshot(layout: Layout) -> dict[str, Any]:
@@ -120,7 +152,7 @@ _TILE = re.compile(r"^\[\d\|\d\]$")
 
 def canonical(value: Any, key: str | None = None) -> Any:
     """Expected values in the canonical encoding: tiles low half first, the unordered
-    collections of a layout snapshot sorted."""
+    collections (a layout snapshot's, and the sides of `winners`) sorted."""
     if isinstance(value, str) and _TILE.match(value):
         try:
             return NAMES[parse_tile(value)]

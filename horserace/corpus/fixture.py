@@ -55,6 +55,15 @@ class Fixture:
             deprecated=item.get("deprecated"),
         )
 
+    @classmethod
+    def observed(cls, item: dict[str, Any], file: str, line: int) -> Fixture:
+        """A fixture whose ``expected`` is the reference engine's observations (a
+        generated one): already in the canonical encoding, so :attr:`canonical_expected`
+        is ``expected`` itself, not encoded again."""
+        fx = cls.from_document(item, file, line)
+        fx._canonical = fx.expected
+        return fx
+
     @property
     def primary_rule(self) -> str:
         return self.rules[0]

@@ -375,13 +375,14 @@ def measure_conformance(
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""
     from horserace.conformance.runner import Options, run  # noqa: PLC0415  (see above measure_corpus)
+    from horserace.conformance.server import reference_argv  # noqa: PLC0415
     from horserace.corpus.loader import load_paths  # noqa: PLC0415
     from horserace.corpus.replay import replay_fixture  # noqa: PLC0415
     from horserace.corpus.status import Status  # noqa: PLC0415
 
     corpus = load_paths()
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)] * rounds
-    argv = [sys.executable, "-m", "horserace", "serve"]
+    argv = reference_argv()
     protocol_times, replay_times = [], []
     for r in range(repeats):
         if progress:

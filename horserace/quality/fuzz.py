@@ -1,52 +1,67 @@
 """``horserace fuzz``: differential fuzzing of an implementation against the reference
 engine through the conformance protocol.
 
-Seeded random ``play`` scenarios (a fresh deal and the placements of a random legal
-hand) go to the implementation; its observations are compared with the reference
-engine's.  The first disagreement is shrunk to the shortest prefix of placements that
-still disagrees and written as a ready fixture (``origin: generated``) for a human to
-review: its expected values are the reference engine's, so it is evidence only once a
-person has checked it against the rules.  Seeds are the unit of work: ``--seed S
---budget N`` covers seeds ``S .. S+N-1``, so a long campaign shards into independent
-jobs whose results merge.
+Each seed makes one scenario of every kind asked for (:data:`SCENARIO_KINDS`): one hand
+of play, a whole match, a settlement, an illegal action at a random point of a hand, a
+perft position, a layout sequence (:mod:`horserace.corpus.generate`).  The table of a
+seed is the next of the seatings in turn; its rules are the next ruleset given, or the
+readings the implementation declares, drawn per seed.  Every scenario is a
+:class:`~horserace.corpus.fixture.Fixture` whose ``variants`` name the readings it was
+generated under, its expected values the reference engine's.
+
+The first disagreement is shrunk (:mod:`horserace.quality.shrink`) and written as a
+ready fixture (``origin: generated``) for a human to review: its expected values are the
+reference engine's, so it is evidence only once a person has checked it against the
+rules.  Seeds are the unit of work: ``--seed S --budget N`` covers seeds ``S .. S+N-1``,
+so a long campaign shards into independent jobs whose results merge.
 """
 
 from __future__ import annotations
 
-import copy
+import functools
+import random
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from horserace.conformance.runner import Options, Outcome, Worker
 from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
-from horserace.corpus.generate import random_play_fixture
+from horserace.corpus.generate import GENERATORS, SCENARIO_KINDS, fixture_kind
 from horserace.corpus.ids import generated_id
-from horserace.corpus.observers import observe
-from horserace.corpus.status import Status
-from horserace.engine.ruleset import CANONICAL, Ruleset
-from horserace.engine.seating import SEATINGS
+from horserace.corpus.status import IMPLEMENTATION_ERRORS
+from horserace.engine.layout import BRANCH_A, PORT_NAMES
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
+from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import ImplementationUnusable
+from horserace.quality.shrink import Shrunk, disagrees, shrink, size_of, size_text
+from horserace.resources.rulesets import NamedRuleset
 
 __all__ = [
+    "SCENARIO_KINDS",
     "Finding",
     "FuzzResult",
+    "Plan",
+    "Scenario",
     "Shard",
+    "Tried",
     "finding_fixture",
+    "finding_of",
     "fuzz",
     "fuzz_range",
     "rule_of_event",
-    "scenario",
-    "shrink",
-    "truncated",
+    "scenarios",
+    "write_finding",
 ]
 
-BATCH = 64
+#: Seeds generated and sent at a time.
+BATCH = 32
 
 # The rule a disagreement in an event field is reported against, by event kind.
 _PLACE_FIELDS = {
@@ -83,6 +98,23 @@ _KIND_RULES = {
     ("pass", "hand-end"): "HR-BLOCK-1",
     ("hand-end", "pass"): "HR-BLOCK-1",
 }
+# The rule of a differing field of a layout snapshot or a settlement.
+_SNAPSHOT_FIELDS = {
+    "sum": "HR-COUNT-1",
+    "contributions": "HR-COUNT-1",
+    "credit_raw": "HR-CREDIT-1",
+    "credit": "HR-CREDIT-2",
+    "attachment_points": "HR-PLACE-1",
+    "connections": "HR-MOVE-1",
+    "tiles": "HR-PLACE-1",
+    "spinners": "HR-SPIN-1",
+}
+_SETTLEMENT_FIELDS = {
+    "winners": "HR-END-2",
+    "credits": "HR-SETTLE-1",
+    "scores": "HR-SETTLE-1",
+    "match_winners": "HR-MATCH-2",
+}
 
 
 def rule_of_event(expected: object, actual: object) -> str:
@@ -112,148 +144,353 @@ def rule_of_event(expected: object, actual: object) -> str:
     return "HR-TURN-1"
 
 
-def scenario(seed: int, ruleset: Ruleset = CANONICAL) -> Fixture:
-    """The random ``play`` scenario of ``seed`` (seating chosen by the seed too)."""
-    seating = SEATINGS[seed % len(SEATINGS)]
-    players, partnership = seating.players, seating.partnership
-    return _fixture(random_play_fixture(seed, players, partnership, ruleset))
+# ---------------------------------------------------------------------- what a run makes
+@dataclass(frozen=True)
+class Plan:
+    """What a fuzzing run generates.  ``rulesets`` empty: the readings the implementation
+    declares (drawn per seed among them), at the canonical target."""
+
+    kinds: tuple[str, ...] = SCENARIO_KINDS
+    seatings: tuple[Seating, ...] = SEATINGS
+    rulesets: tuple[NamedRuleset, ...] = ()
+    #: Also require an illegal action's rule to be the reference engine's (as
+    #: ``conform --strict-rule-ids``).
+    strict_rule_ids: bool = False
 
 
-def _fixture(doc: dict) -> Fixture:
-    return Fixture.from_document(doc, "(fuzz)", 0)
+@dataclass(frozen=True)
+class Scenario:
+    """One generated scenario: what it was made from, and the fixture."""
+
+    seed: int
+    kind: str  #: the scenario kind (``hand``, ``match``, ...)
+    seating: Seating
+    ruleset: Ruleset
+    rules_name: str  #: the ruleset's name, or "" for the implementation's own readings
+    fixture: Fixture
 
 
-def truncated(fx: Fixture, placements: int) -> Fixture:
-    """The same deal with only the first ``placements`` placements; expected values from
-    the reference engine."""
-    inp = copy.deepcopy(fx.input)
-    inp["hands"][0]["placements"] = inp["hands"][0]["placements"][:placements]
-    out = copy.copy(fx)
-    out.input = inp
-    out.expected = observe("play", inp, fx.variants)
-    out._canonical = None
-    return out
+#: The readings an implementation may be sent, per register field (its hello's, read by
+#: :class:`horserace.conformance.scope.Scope`: one per field under protocol 1.0, every
+#: reading it declares from 1.1).
+Declared = dict[str, tuple[str, ...]]
 
 
-@dataclass
-class Shard:
-    """What one implementation process did: seeds ``first .. first+hands-1``, in
-    ``seconds`` of fuzzing (shrinking left out), and its finding."""
-
-    first: int
-    hands: int
-    seconds: float
-    finding: Finding | None
-    fixture: Fixture | None
+@functools.lru_cache(maxsize=256)
+def _ruleset(readings: tuple[tuple[str, str], ...]) -> Ruleset:
+    return Ruleset.from_readings(dict(readings))
 
 
+def _rules_of(plan: Plan, seed: int, declared: Declared) -> tuple[Ruleset, str]:
+    """The ruleset of ``seed``: the next one given, in turn (changing once the seatings
+    have all had their turn), or readings drawn among the declared ones."""
+    if plan.rulesets:
+        named = plan.rulesets[(seed // len(plan.seatings)) % len(plan.rulesets)]
+        return named.ruleset, named.name
+    rng = random.Random(f"readings/{seed}")
+    return _ruleset(tuple((name, rng.choice(declared[name])) for name in VARIANT_FIELDS)), ""
+
+
+def scenarios(seed: int, plan: Plan, declared: Declared) -> list[Scenario]:
+    """The scenarios of ``seed``, one per kind of the plan, in its order."""
+    seating = plan.seatings[seed % len(plan.seatings)]
+    ruleset, name = _rules_of(plan, seed, declared)
+    return [
+        Scenario(
+            seed,
+            kind,
+            seating,
+            ruleset,
+            name,
+            Fixture.observed(GENERATORS[kind](seed, seating, ruleset), "(fuzz)", 0),
+        )
+        for kind in plan.kinds
+    ]
+
+
+def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | None = None) -> None:
+    """Every ruleset given must be one the implementation can be sent: its readings among
+    those declared, and its target among the targets declared (protocol 1.1; none
+    declared: any target)."""
+    if targets is not None:
+        wanted = {(named.name, named.ruleset.target) for named in plan.rulesets} or {("canonical", CANONICAL.target)}
+        refused = sorted(f"{name} (target {target})" for name, target in wanted if target not in targets)
+        if refused:
+            raise ImplementationUnusable(
+                f"the implementation accepts the targets {', '.join(map(str, targets))} only; this fuzzing run "
+                f"plays {', '.join(refused)} (HRI-29; give --rules with a target it accepts)"
+            )
+    for named in plan.rulesets:
+        foreign = {k: v for k, v in named.ruleset.readings.items() if v not in declared[k]}
+        if foreign:
+            theirs = ", ".join(f"{k}={'|'.join(declared[k])}" for k in foreign)
+            ours = ", ".join(f"{k}={v}" for k, v in foreign.items())
+            raise ImplementationUnusable(
+                f"the implementation declares {theirs}; the ruleset {named.name} needs {ours} "
+                "(give --rules that it declares; the reference engine declares those it is started with: "
+                "--impl 'horserace serve --rules NAME')"
+            )
+
+
+# ---------------------------------------------------------------------- results
 @dataclass
 class Finding:
     seed: int
-    placements: int  #: after shrinking
-    original_placements: int
+    kind: str  #: the scenario kind
+    table: str  #: the seating's label
+    target: int
+    readings: dict[str, str]
+    size: dict[str, int]  #: after shrinking
+    original_size: dict[str, int]
     outcome: str
     message: str
     differences: list = field(default_factory=list)
     path: str = ""
     rule: str = ""
-    #: Seconds spent shrinking (not counted in the hands per second).
+    #: Seconds spent shrinking (not counted in the scenarios per second).
     shrink_seconds: float = 0.0
+    rules_name: str = ""
+
+    @property
+    def fixture_kind(self) -> str:
+        return fixture_kind(self.kind)
 
     @property
     def shrunk(self) -> bool:
-        return self.placements < self.original_placements
+        return self.size != self.original_size
 
     @property
     def first_event(self) -> Difference | None:
         return _first_event(self.differences)
 
+    def size_text(self) -> str:
+        return size_text(self.fixture_kind, self.size)
+
+    def original_size_text(self) -> str:
+        return size_text(self.fixture_kind, self.original_size)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in vars(self).items() if k != "differences"}
+        return out | {
+            "fixture_kind": self.fixture_kind,
+            "differences": [d.to_dict() for d in self.differences],
+            "shrunk": self.shrunk,
+        }
+
+
+@dataclass
+class Tried:
+    """What a run (or one shard of it) generated and judged."""
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    #: Hands of play in the ``hand`` and ``match`` scenarios.
+    hands: int = 0
+    tables: set[str] = field(default_factory=set)
+    rulesets: set[tuple[str, int]] = field(default_factory=set)
+    readings: set[tuple[tuple[str, str], ...]] = field(default_factory=set)
+
+    def add(self, scenario: Scenario) -> None:
+        fx = scenario.fixture
+        self.kinds[scenario.kind] += 1
+        if fx.kind == "play":
+            self.hands += len(fx.input["hands"])
+        self.tables.add(scenario.seating.label)
+        self.rulesets.add((scenario.rules_name, scenario.ruleset.target))
+        self.readings.add(tuple(sorted(scenario.ruleset.readings.items())))
+
+    def merge(self, other: Tried) -> None:
+        self.kinds.update(other.kinds)
+        self.hands += other.hands
+        self.tables |= other.tables
+        self.rulesets |= other.rulesets
+        self.readings |= other.readings
+
+    @property
+    def scenarios(self) -> int:
+        return sum(self.kinds.values())
+
+
+@dataclass
+class Shard:
+    """What one implementation process did: seeds ``first .. first+seeds-1``, in
+    ``seconds`` of fuzzing (shrinking left out), and its finding."""
+
+    first: int
+    seeds: int
+    seconds: float
+    finding: Finding | None
+    fixture: Fixture | None
+    tried: Tried = field(default_factory=Tried)
+    #: Kinds asked for that the implementation does not support (its hello's ``kinds``).
+    unsupported: tuple[str, ...] = ()
+
 
 @dataclass
 class FuzzResult:
     seeds: tuple[int, int]  #: the first and last seed asked for
-    hands: int
+    plan: Plan
+    tried: Tried
     seconds: float
     findings: list[Finding]
     #: The seed ranges actually tried, one per shard (a shard stops at its first finding,
     #: or when another shard's finding stops the run).
-    tried: list[tuple[int, int]] = field(default_factory=list)
+    ranges: list[tuple[int, int]] = field(default_factory=list)
     #: Seconds of fuzzing, shrinking left out: the mean over the shards, which run side
     #: by side.
     fuzz_seconds: float = 0.0
+    unsupported: tuple[str, ...] = ()
+
+    @property
+    def seeds_tried(self) -> int:
+        return sum(b - a + 1 for a, b in self.ranges)
+
+    @property
+    def merged_ranges(self) -> list[tuple[int, int]]:
+        """The seed ranges tried, those that meet joined (``0..19, 20..39`` is ``0..39``)."""
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(self.ranges):
+            if merged and a == merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        return merged
+
+    @property
+    def hands(self) -> int:
+        return self.tried.hands
+
+    def _rate(self, n: int) -> float | None:
+        return n / self.fuzz_seconds if self.fuzz_seconds > 0 else None
+
+    @property
+    def scenarios_per_second(self) -> float | None:
+        """Scenarios per second of the whole run (every shard), shrinking left out."""
+        return self._rate(self.tried.scenarios)
 
     @property
     def hands_per_second(self) -> float | None:
-        """Hands per second of the whole run (every shard), shrinking left out."""
-        return self.hands / self.fuzz_seconds if self.fuzz_seconds > 0 else None
+        """Hands of play per second of the whole run, shrinking left out."""
+        return self._rate(self.tried.hands)
+
+    @property
+    def rulesets(self) -> list[str]:
+        """The rulesets tried, in words."""
+        return [
+            f"{name} (target {target})" if name else f"target {target}, the implementation's readings"
+            for name, target in sorted(self.tried.rulesets)
+        ]
+
+    @property
+    def readings(self) -> dict[str, list[str]]:
+        """Every reading tried, per register field, canonical first."""
+        seen: dict[str, set[str]] = {name: set() for name in VARIANT_FIELDS}
+        for combination in self.tried.readings:
+            for name, reading in combination:
+                seen[name].add(reading)
+        return {name: [r for r in VARIANT_FIELDS[name] if r in seen[name]] for name in VARIANT_FIELDS}
 
     def to_dict(self) -> dict:
-        rate = self.hands_per_second
+        rate, hand_rate = self.scenarios_per_second, self.hands_per_second
         return {
             "seeds": list(self.seeds),
-            "tried": [list(r) for r in self.tried],
-            "hands": self.hands,
+            "tried": [list(r) for r in self.ranges],
+            "scenarios": self.tried.scenarios,
+            "kinds": {kind: self.tried.kinds[kind] for kind in self.plan.kinds if kind not in self.unsupported},
+            "unsupported_kinds": list(self.unsupported),
+            "hands": self.tried.hands,
+            "tables": [s.label for s in self.plan.seatings if s.label in self.tried.tables],
+            "rulesets": self.rulesets,
+            "readings": self.readings,
+            "readings_combinations": len(self.tried.readings),
+            "strict_rule_ids": self.plan.strict_rule_ids,
             "seconds": round(self.seconds, 3),
-            "hands_per_second": round(rate) if rate else None,
-            "findings": [
-                vars(f) | {"differences": [d.to_dict() for d in f.differences], "shrunk": f.shrunk}
-                for f in self.findings
-            ],
+            "scenarios_per_second": round(rate) if rate else None,
+            "hands_per_second": round(hand_rate) if hand_rate else None,
+            "findings": [f.to_dict() for f in self.findings],
         }
 
 
-def _disagrees(outcome: Outcome) -> bool:
-    return outcome.status not in (Status.PASS, Status.SKIP)
+# ---------------------------------------------------------------------- the rule of a finding
+def _first_event(differences: list[Difference]) -> Difference | None:
+    """The first difference that is a whole event (the comparison shows each differing
+    event whole: ``hands[h].events[i]``)."""
+    return next((d for d in differences if len(d.at) >= 2 and d.at[-2] == "events" and not d.length), None)
 
 
-def _run(worker: Worker, fixtures: list[Fixture]) -> list[Outcome]:
-    outcomes: list[Outcome] = []
-    worker.run_many([(fx, f"{fx.id}/{i}") for i, fx in enumerate(fixtures)], outcomes.append)
-    return outcomes
+def _play_rule(fx: Fixture, differences: list[Difference]) -> str:
+    event = _first_event(differences)
+    if event is not None:
+        rule = rule_of_event(event.expected, event.actual)
+        if rule == "HR-TURN-1" and isinstance(event.expected, dict) and event.expected.get("event") == "place":
+            # A placement that should have ended the hand or the match and went on instead.
+            hand, index = event.at[-3], event.at[-1]
+            trace = fx.expected["hands"][hand]["events"] if isinstance(hand, int) else []
+            after = trace[index + 1] if isinstance(index, int) and index + 1 < len(trace) else {}
+            if after.get("event") == "hand-end":
+                return "HR-MATCH-1" if after.get("reason") == "match" else "HR-TURN-2"
+        return rule
+    fields = {"scores": "HR-SETTLE-1", "match_winners": "HR-MATCH-2"}
+    return next((fields[d.field] for d in differences if d.field in fields), "HR-TURN-1")
 
 
-def shrink(worker: Worker, fx: Fixture) -> tuple[Fixture, Outcome]:
-    """The shortest prefix of ``fx``'s placements on which the implementation still
-    disagrees (binary search, then a check that one placement fewer agrees)."""
-    total = len(fx.input["hands"][0]["placements"])
-    low, high = 0, total  # disagreement known at `high`
-    best = _run(worker, [truncated(fx, high)])[0]
-    if not _disagrees(best):  # the full trace from the engine's own fixture disagrees; keep it
-        return fx, _run(worker, [fx])[0]
-    best_fx = truncated(fx, high)
-    while low < high:
-        mid = (low + high) // 2
-        candidate = truncated(fx, mid)
-        outcome = _run(worker, [candidate])[0]
-        if _disagrees(outcome):
-            high, best, best_fx = mid, outcome, candidate
-        else:
-            low = mid + 1
-    # Binary search assumes a disagreement persists in longer prefixes; walk down to be sure.
-    while high > 0:
-        candidate = truncated(fx, high - 1)
-        outcome = _run(worker, [candidate])[0]
-        if not _disagrees(outcome):
-            break
-        high, best, best_fx = high - 1, outcome, candidate
-    return best_fx, best
+def _layout_rule(differences: list[Difference]) -> str:
+    for d in differences:
+        item = d.expected if d.item == "missing" else d.actual
+        if d.field == "contributions" and isinstance(item, dict) and "port" not in item:
+            return "HR-COUNT-2"  # a double's whole contribution
+        if d.field == "attachment_points" and isinstance(item, dict):
+            if item.get("port") in (PORT_NAMES[BRANCH_A], PORT_NAMES[BRANCH_A + 1]):
+                return "HR-SPIN-2"
+        if d.field in _SNAPSHOT_FIELDS:
+            return _SNAPSHOT_FIELDS[d.field]
+    return "HR-COUNT-1"
+
+
+def _settlement_rule(fx: Fixture, differences: list[Difference]) -> str:
+    fields = {d.field for d in differences}
+    if len(fx.expected.get("winners", [])) > 1 and fields & {"credits", "scores"}:
+        return "HR-SETTLE-3"
+    return next((_SETTLEMENT_FIELDS[d.field] for d in differences if d.field in _SETTLEMENT_FIELDS), "HR-SETTLE-1")
+
+
+def _rule_for(fx: Fixture, outcome: Outcome) -> str:
+    """The rule a finding is filed under: the one the illegal action breaks, or the one
+    the first difference points at."""
+    if outcome.status in IMPLEMENTATION_ERRORS:
+        return fx.primary_rule
+    if fx.kind == "illegal":
+        return str(fx.expected["rule"])
+    if fx.kind == "play":
+        return _play_rule(fx, outcome.differences)
+    if fx.kind == "layout":
+        return _layout_rule(outcome.differences)
+    if fx.kind == "settlement":
+        return _settlement_rule(fx, outcome.differences)
+    return fx.primary_rule
 
 
 def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
+    """The finding as a fixture document for review: ``origin: generated``, its
+    expected values the reference engine's."""
     first = finding.differences[0].path if finding.differences else finding.outcome
+    size = finding.size_text()
+    if finding.shrunk:
+        made = f"minimised from {finding.original_size_text()} to {size}: the smallest {finding.kind} scenario"
+    else:
+        made = f"not minimised ({size}): no smaller {finding.kind} scenario"
+    rules = list(dict.fromkeys([finding.rule, fx.primary_rule]))
     return {
-        "id": generated_id(finding.seed, f"fuzz{finding.placements}"),
+        "id": generated_id(finding.seed, f"fuzz{finding.kind}{sorted(finding.size.items())}"),
         "description": f"fuzz: '{impl}' disagrees with the reference engine at {first} "
-        f"({finding.outcome}, seed {finding.seed})",
-        "kind": "play",
-        "rules": [finding.rule],
+        f"({finding.outcome}, {finding.kind} scenario of seed {finding.seed})",
+        "kind": fx.kind,
+        "rules": rules,
         "origin": "generated",
         "why": (
-            f"Generated by horserace fuzz from seed {finding.seed} and minimised from "
-            f"{finding.original_placements} to {finding.placements} placements: the shortest prefix of the "
-            f"random hand on which the implementation still disagrees. The expected values are the "
-            f"reference engine's; review them against the rules before this fixture joins the corpus. "
-            f"Disagreement: {finding.message or first}."
+            f"Generated by horserace fuzz from seed {finding.seed} ({finding.kind}, {finding.table}, target "
+            f"{finding.target}) and {made} found on which the implementation still disagrees. The expected "
+            f"values are the reference engine's; review them against the rules before this fixture joins the "
+            f"corpus. Disagreement: {finding.message or first}."
         ),
         **({"variants": fx.variants} if fx.variants else {}),
         "input": fx.input,
@@ -261,18 +498,34 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
     }
 
 
-def _first_event(differences: list[Difference]) -> Difference | None:
-    """The first difference that is a whole event (the comparison shows each differing
-    event whole: ``hands[h].events[i]``)."""
-    return next((d for d in differences if len(d.at) >= 2 and d.at[-2] == "events" and not d.length), None)
+# ---------------------------------------------------------------------- running
+def _judge(worker: Worker) -> Callable[[list[Fixture]], list[Outcome]]:
+    def run(fixtures: list[Fixture]) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        worker.run_many([(fx, f"{fx.id}/{i}") for i, fx in enumerate(fixtures)], outcomes.append)
+        return outcomes
+
+    return run
 
 
-def _rule_for(differences: list[Difference]) -> str:
-    event = _first_event(differences)
-    if event is not None:
-        return rule_of_event(event.expected, event.actual)
-    fields = {"scores": "HR-SETTLE-1", "match_winners": "HR-MATCH-2"}
-    return next((fields[d.field] for d in differences if d.field in fields), "HR-TURN-1")
+def finding_of(scenario: Scenario, small: Shrunk, seconds: float = 0.0) -> Finding:
+    """The finding of ``scenario``, shrunk to ``small``."""
+    outcome = small.outcome
+    return Finding(
+        seed=scenario.seed,
+        kind=scenario.kind,
+        table=scenario.seating.label,
+        target=scenario.ruleset.target,
+        readings=scenario.ruleset.readings,
+        size=size_of(small.fixture),
+        original_size=size_of(scenario.fixture),
+        outcome=outcome.status,
+        message=outcome.message,
+        differences=outcome.differences,
+        rule=_rule_for(small.fixture, outcome),
+        shrink_seconds=seconds,
+        rules_name=scenario.rules_name,
+    )
 
 
 def fuzz_range(
@@ -280,59 +533,77 @@ def fuzz_range(
     first: int,
     count: int,
     *,
+    plan: Plan | None = None,
     options: Options | None = None,
     stop: threading.Event | None = None,
     progress: Callable[[int], None] | None = None,
-    ruleset: Ruleset = CANONICAL,
 ) -> Shard:
     """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
     first (shrunk) finding."""
-    worker = Worker(argv, options or Options())
-    _, scope = worker.declared()
-    if any(reading not in scope.readings[name] for name, reading in ruleset.readings.items()):
-        worker.close()
-        theirs = scope.describe()
-        ours = ", ".join(f"{k}={v}" for k, v in ruleset.variants.items()) or "the canonical readings"
-        raise ImplementationUnusable(
-            f"the implementation's readings are {theirs}; this fuzzing run is under {ours} "
-            "(choose it with --rules or --variant)"
-        )
-    done = 0
-    began = time.perf_counter()
-    shrinking = 0.0
+    plan = plan or Plan()
+    options = options or Options(strict_rule_ids=plan.strict_rule_ids)
+    worker = Worker(argv, options)
     try:
+        hello, scope = worker.declared()
+        declared = dict(scope.readings)
+        _check_rulesets(plan, declared, scope.targets)
+        supported = set(hello.get("kinds", []))
+        kinds = tuple(k for k in plan.kinds if fixture_kind(k) in supported)
+        unsupported = tuple(k for k in plan.kinds if k not in kinds)
+        if not kinds:
+            raise ImplementationUnusable(
+                f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
+                f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
+            )
+        plan = Plan(kinds, plan.seatings, plan.rulesets, plan.strict_rule_ids)
+        run = _judge(worker)
+        tried = Tried()
+        done = 0
+        began = time.perf_counter()
         seed = first
         while seed < first + count:
             if stop is not None and stop.is_set():
                 break
-            batch_seeds = list(range(seed, min(seed + BATCH, first + count)))
-            batch = [scenario(s, ruleset) for s in batch_seeds]
-            outcomes = _run(worker, batch)
-            for s, fx, outcome in zip(batch_seeds, batch, outcomes):
-                done += 1
-                if _disagrees(outcome):
-                    shrink_began = time.perf_counter()
-                    small, small_outcome = shrink(worker, fx)
-                    shrinking = time.perf_counter() - shrink_began
-                    finding = Finding(
-                        seed=s,
-                        placements=len(small.input["hands"][0]["placements"]),
-                        original_placements=len(fx.input["hands"][0]["placements"]),
-                        outcome=small_outcome.status,
-                        message=small_outcome.message,
-                        differences=small_outcome.differences,
-                        rule=_rule_for(small_outcome.differences),
-                        shrink_seconds=shrinking,
+            batch = [s for n in range(seed, min(seed + BATCH, first + count)) for s in scenarios(n, plan, declared)]
+            outcomes = run([s.fixture for s in batch])
+            for scenario, outcome in zip(batch, outcomes):
+                tried.add(scenario)
+                if disagrees(outcome):
+                    fuzzing = time.perf_counter() - began
+                    small = shrink(
+                        Shrunk(scenario.fixture, outcome),
+                        run,
+                        seed=scenario.seed,
+                        seating=scenario.seating,
+                        ruleset=scenario.ruleset,
                     )
+                    finding = finding_of(scenario, small, time.perf_counter() - began - fuzzing)
                     if stop is not None:
                         stop.set()
-                    return Shard(first, done, time.perf_counter() - began - shrinking, finding, small)
+                    seeds = scenario.seed - first + 1
+                    return Shard(first, seeds, fuzzing, finding, small.fixture, tried, unsupported)
+            done += len({s.seed for s in batch})
             if progress:
-                progress(len(batch))
-            seed += len(batch_seeds)
-        return Shard(first, done, time.perf_counter() - began, None, None)
+                progress(len({s.seed for s in batch}))
+            seed += BATCH
+        return Shard(first, done, time.perf_counter() - began, None, None, tried, unsupported)
     finally:
         worker.close()
+
+
+def write_finding(finding: Finding, small: Fixture, argv: Sequence[str], out_dir: Path) -> Path:
+    """Write a finding as a fixture file under ``out_dir/generated/`` (and note where)."""
+    doc = finding_fixture(small, finding, " ".join(argv))
+    folder = Path(out_dir) / "generated"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"fuzz-{doc['id']}.yaml"
+    path.write_text(
+        "# Found by horserace fuzz; review before adding to the corpus.\n"
+        + yaml.safe_dump([doc], sort_keys=False, allow_unicode=True, width=100, default_flow_style=None),
+        encoding="utf-8",
+    )
+    finding.path = str(path)
+    return path
 
 
 def fuzz(
@@ -340,13 +611,14 @@ def fuzz(
     seed: int,
     budget: int,
     *,
+    plan: Plan | None = None,
     jobs: int = 1,
     out_dir: Path | None = None,
     progress: Callable[[int], None] | None = None,
-    ruleset: Ruleset = CANONICAL,
 ) -> FuzzResult:
     """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the first finding
     of each shard as a fixture under ``out_dir/generated/``."""
+    plan = plan or Plan()
     stop = threading.Event()
     shards = []
     size = -(-budget // jobs)
@@ -367,7 +639,7 @@ def fuzz(
 
     def work(i: int, start: int, count: int) -> None:
         try:
-            results[i] = fuzz_range(argv, start, count, stop=stop, progress=tick, ruleset=ruleset)
+            results[i] = fuzz_range(argv, start, count, plan=plan, stop=stop, progress=tick)
         except BaseException as exc:  # re-raised in the caller's thread below
             errors.append(exc)
             stop.set()
@@ -382,28 +654,21 @@ def fuzz(
         raise errors[0]
     elapsed = time.perf_counter() - began
     findings = []
+    tried = Tried()
     for shard in results:
-        finding, small = shard.finding, shard.fixture
-        if finding is None or small is None:
+        tried.merge(shard.tried)
+        if shard.finding is None or shard.fixture is None:
             continue
         if out_dir is not None:
-            doc = finding_fixture(small, finding, " ".join(argv))
-            folder = Path(out_dir) / "generated"
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"fuzz-{doc['id']}.yaml"
-            path.write_text(
-                "# Found by horserace fuzz; review before adding to the corpus.\n"
-                + yaml.safe_dump([doc], sort_keys=False, allow_unicode=True, width=100, default_flow_style=None),
-                encoding="utf-8",
-            )
-            finding.path = str(path)
-        findings.append(finding)
-    tried = [(r.first, r.first + r.hands - 1) for r in results if r.hands]
+            write_finding(shard.finding, shard.fixture, argv, out_dir)
+        findings.append(shard.finding)
     return FuzzResult(
         (seed, seed + budget - 1),
-        sum(r.hands for r in results),
+        plan,
+        tried,
         elapsed,
         findings,
-        tried=tried,
+        ranges=[(r.first, r.first + r.seeds - 1) for r in results if r.seeds],
         fuzz_seconds=sum(r.seconds for r in results) / max(1, len(results)),
+        unsupported=results[0].unsupported if results else (),
     )

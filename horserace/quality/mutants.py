@@ -18,11 +18,11 @@ count and the slot lists a placement touches, all that the layouts here change
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from horserace.conformance.runner import Options, run
+from horserace.conformance.server import reference_argv
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.replay import replay_fixture
 from horserace.corpus.status import Status
@@ -424,7 +424,7 @@ def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
 
 def judge_through_protocol(mutant: Mutant, fixtures: list[Fixture], *, timeout: float = 20) -> Verdict:
     """Run ``fixtures`` against ``horserace serve --mutant NAME`` in a fresh process."""
-    argv = [sys.executable, "-m", "horserace", "serve", "--mutant", mutant.name]
+    argv = reference_argv("--mutant", mutant.name)
     try:
         outcomes = run(argv, fixtures, Options(timeout=timeout))
     except ImplementationUnusable as exc:

@@ -9,6 +9,7 @@ from horserace.corpus.compare import format_path
 from horserace.corpus.positions import Count
 from horserace.corpus.replay import Result
 from horserace.corpus.status import Status
+from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.quality.fuzz import FuzzResult
 from horserace.quality.mutants import Verdict
 
@@ -41,21 +42,50 @@ def replay_text(results: list[Result], counts: dict[str, int], files: int, secon
     return "\n".join(lines)
 
 
+def _readings_text(readings: dict[str, list[str]]) -> str:
+    """The readings tried per register field; fields where only the canonical reading was
+    tried are summed up as "the others canonical"."""
+    shown = [f"{name}={'|'.join(values)}" for name, values in readings.items() if values != [VARIANT_FIELDS[name][0]]]
+    if not shown:
+        return "canonical"
+    return "; ".join(shown) + ("; the others canonical" if len(shown) < len(readings) else "")
+
+
 def fuzz_text(result: FuzzResult) -> str:
-    rate = result.hands_per_second
-    tried = ", ".join(f"{a}..{b}" for a, b in result.tried) or "none"
+    """What a fuzzing run tried (seeds, kinds, tables, rulesets, readings) and found."""
+    tried = result.tried
+    rate, hand_rate = result.scenarios_per_second, result.hands_per_second
+    ranges = ", ".join(f"{a}..{b}" for a, b in result.merged_ranges) or "none"
     asked = f"{result.seeds[0]}..{result.seeds[1]}"
+    kinds = [k for k in result.plan.kinds if k not in result.unsupported]
     lines = [
-        f"fuzzed {result.hands:,} hands (seeds {tried}{'' if tried == asked else f' of {asked}'}) in "
-        f"{result.seconds:.1f} s ({f'{rate:,.0f}' if rate else '-'} hands/s, shrinking left out)"
+        f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
+        f"{tried.scenarios:,} scenario{'' if tried.scenarios == 1 else 's'} ({f'{rate:,.0f}' if rate else '-'}/s), {tried.hands:,} hands of play "
+        f"({f'{hand_rate:,.0f}' if hand_rate else '-'} hands/s), shrinking left out",
+        "  kinds: " + ", ".join(f"{k} {tried.kinds[k]:,}" for k in kinds),
+    ]
+    if result.unsupported:
+        lines.append(f"  not tried: {', '.join(result.unsupported)} (the implementation does not support them)")
+    lines += [
+        "  tables: " + (", ".join(s.label for s in result.plan.seatings if s.label in tried.tables) or "none"),
+        "  rulesets: " + ("; ".join(result.rulesets) or "none"),
+        f"  readings: {_readings_text(result.readings)}",
+        "  illegal actions: the index of the rejection"
+        + (
+            " and its rule (--strict-rule-ids)"
+            if result.plan.strict_rule_ids
+            else " (add --strict-rule-ids for the rule)"
+        ),
     ]
     for f in result.findings:
         size = (
-            f"shrunk from {f.original_placements} to {f.placements} placements"
-            if f.shrunk
-            else f"not shrunk ({f.placements} placements)"
+            f"shrunk from {f.original_size_text()} to {f.size_text()}" if f.shrunk else f"not shrunk ({f.size_text()})"
         )
-        lines.append(f"DISAGREEMENT seed {f.seed} ({f.rule}), {size}: {f.outcome}")
+        lines.append(f"DISAGREEMENT seed {f.seed}, {f.kind} scenario ({f.rule}), {size}: {f.outcome}")
+        variants = {k: v for k, v in f.readings.items() if v != VARIANT_FIELDS[k][0]}
+        readings = ", ".join(f"{k}={v}" for k, v in variants.items()) or "canonical"
+        rules = f"{f.rules_name}, " if f.rules_name else ""
+        lines.append(f"  {f.table}, {rules}target {f.target}, readings {readings}")
         event = f.first_event
         if event is not None:
             lines.append(f"  first event that differs: {format_path(event.at)}")

@@ -21,7 +21,16 @@ from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 from horserace.resources.documents import load_rules
 
-__all__ = ["OUTCOME_ORDER", "failing_layout", "refused_action", "render_html"]
+__all__ = [
+    "CSS",
+    "OUTCOME_ORDER",
+    "anchor",
+    "failing_layout",
+    "fixture_section",
+    "page_start",
+    "refused_action",
+    "render_html",
+]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
 OUTCOME_ORDER = tuple(str(s) for s in Status)
@@ -41,7 +50,8 @@ def _places(record: dict) -> list[tuple[list, bool]]:
     ]
 
 
-_CSS = """
+#: The report's style sheet (the comparison page starts from it too).
+CSS = """
 :root { color-scheme: light; }
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0; color: #1c1c1c; background: #f4f3ef; }
 main { max-width: 1180px; margin: 0 auto; padding: 1.2em 1.5em 3em; background: #fff; min-height: 100vh; }
@@ -100,8 +110,9 @@ def _json(value: Any, indent: int | None = 2) -> str:
         return repr(value)
 
 
-def _anchor(fixture_id: Any, taken: set[str]) -> str:
-    base = "fx-" + (re.sub(r"[^A-Za-z0-9_-]", "_", str(fixture_id)) or "_")
+def anchor(fixture_id: Any, taken: set[str], prefix: str = "fx-") -> str:
+    """An ``id`` for a fixture's section, unique among ``taken`` (and added to it)."""
+    base = prefix + (re.sub(r"[^A-Za-z0-9_-]", "_", str(fixture_id)) or "_")
     anchor, n = base, 2
     while anchor in taken:
         anchor, n = f"{base}-{n}", n + 1
@@ -347,14 +358,18 @@ def _differences_table(record: dict) -> str:
     )
 
 
-def _fixture_section(record: dict, anchor: str) -> str:
+def fixture_section(record: dict, anchor: str, *, who: str = "") -> str:
+    """One failing fixture: the rule's text, the why, expected against actual, the
+    drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
     status = str(record.get("status", ""))
     parts = [
         f'<section class="fixture" id="{_e(anchor)}">',
         f'<h3><code>{_e(record.get("id", "?"))}</code> <span class="status {_e(status)}">{_e(status)}</span> '
-        f'<span class="zero">[{_e(record.get("kind", "?"))}]</span></h3>',
+        f'<span class="zero">[{_e(record.get("kind", "?"))}]</span>'
+        + (f' <span class="who">{_e(who)}</span>' if who else "")
+        + "</h3>",
         f'<p class="description">{_e(record.get("description", ""))}</p>',
         '<table class="meta">'
         f"<tr><td>file</td><td><code>{_e(record.get('file', '?'))}:{_e(record.get('line', '?'))}</code></td></tr>"
@@ -446,6 +461,23 @@ def _rule_text(rule_id: str) -> str:
     )
 
 
+def page_start(title: str, css: str = "") -> list[str]:
+    """The lines that open a report page, up to ``<main>``: the title (escaped here) and
+    the report's style sheet, then ``css``."""
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}{css}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+    ]
+
+
 def render_html(header: dict, results: list[dict], footer: dict) -> str:
     """The whole report page."""
     header = header or {}
@@ -460,22 +492,11 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     anchors: dict[str, str] = {}
     failing_anchors = []
     for r in failing:
-        anchor = _anchor(r.get("id", ""), taken)
-        anchors.setdefault(str(r.get("id", "")), anchor)
-        failing_anchors.append(anchor)
+        place = anchor(r.get("id", ""), taken)
+        anchors.setdefault(str(r.get("id", "")), place)
+        failing_anchors.append(place)
 
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Horse Race conformance: {_e(name)} — {_e(verdict)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
-    ]
+    out = page_start(f"Horse Race conformance: {name} — {verdict}")
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
     out.append(f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>')
     if footer.get("unusable"):
@@ -576,8 +597,8 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             '<p class="notice">No failures: every fixture that ran passed '
             "(or failed as the expectations file expects).</p>"
         )
-    for record, anchor in zip(failing, failing_anchors):
-        out.append(_fixture_section(record, anchor))
+    for record, place in zip(failing, failing_anchors):
+        out.append(fixture_section(record, place))
 
     skipped = [r for r in results if r.get("status") == Status.SKIP]
     out.append("<h2>Skipped</h2>")

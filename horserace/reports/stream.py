@@ -16,24 +16,31 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from horserace._version import PROTOCOL_VERSION, __version__
-from horserace.errors import EnvironmentFailure
+from horserace.errors import EnvironmentFailure, InputError
 from horserace.reports._files import discard, readable
 from horserace.reports.summary import tally
 
-__all__ = ["ResultStream", "read_stream"]
+__all__ = ["ResultStream", "read_stream", "records"]
 
 
 class ResultStream:
-    """Writes the JSON Lines stream atomically: ``with ResultStream(path, header) as s``."""
+    """Writes the JSON Lines stream atomically: ``with ResultStream(path, header) as s``.
 
-    def __init__(self, path: Path, header: dict) -> None:
+    The temporary file is made in ``scratch`` (default: the stream's folder), and
+    :attr:`path` may change until the stream is finished (``conform`` with several
+    implementations names each one's folder after its hello); both must be on one file
+    system, as the folders of one report folder are."""
+
+    def __init__(self, path: Path, header: dict, *, scratch: Path | None = None) -> None:
         self.path = Path(path)
+        folder = self.path.parent if scratch is None else Path(scratch)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".jsonl.tmp", dir=self.path.parent)
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".jsonl.tmp", dir=folder)
         except OSError as exc:
             raise EnvironmentFailure.from_os_error(exc, self.path) from None
         self._tmp = Path(tmp)
@@ -96,6 +103,7 @@ class ResultStream:
                 os.fsync(self._file.fileno())
                 self._file.close()
                 readable(self._tmp)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(self._tmp, self.path)
             except OSError as exc:
                 self._fail(exc)
@@ -121,13 +129,35 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def records(lines: Iterable[str], name: str) -> Iterator[tuple[int, dict]]:
+    """The records of a stream's lines with their line numbers (1-based; blank lines
+    are passed over); a line that is not a JSON object is an
+    :class:`~horserace.errors.InputError` at ``name:line``."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line, parse_constant=_no_constant)
+        except ValueError as exc:
+            column = getattr(exc, "colno", None)
+            reason = getattr(exc, "msg", None) or str(exc)
+            raise InputError(f"not a JSON line: {reason}", file=name, line=number, column=column) from None
+        if not isinstance(record, dict):
+            raise InputError(f"a record is a JSON object, not {type(record).__name__}", file=name, line=number)
+        yield number, record
+
+
 def read_stream(path: Path) -> tuple[dict, list[dict], dict]:
+    """A stream that horserace wrote: header, results and footer."""
     header: dict = {}
     footer: dict = {}
     results = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            record = json.loads(line)
+    with open(path, encoding="utf-8", newline="\n") as f:
+        for _, record in records(f, str(path)):
             kind = record.get("record")
             if kind == "header":
                 header = record

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
 from horserace.reports.escape import for_terminal
 from horserace.reports.summary import (
     PASSING,
@@ -15,7 +16,12 @@ from horserace.reports.summary import (
     verdict,
 )
 
-__all__ = ["terminal"]
+__all__ = ["SHIELDS_NOTE", "badge_lines", "run_line", "terminal"]
+
+#: How to embed the endpoint file through shields.io: said once, after the badges.
+SHIELDS_NOTE = (
+    f"shields.io: publish badge.json at a URL and embed ![Horse Race]({SHIELDS_ENDPOINT}URL) (the URL percent-encoded)"
+)
 
 
 def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
@@ -77,3 +83,21 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
 
 def _short(title: str, width: int = 48) -> str:
     return title if len(title) <= width else title[: width - 3] + "..."
+
+
+def run_line(header: dict, results: list[dict], footer: dict, where: str) -> str:
+    """One implementation's run in one line: its name, the verdict, where its report is."""
+    name = implementation_name(header)
+    said = verdict(header, results, footer).text
+    said += f": {footer['unusable']}" if footer.get("unusable") else ""
+    return for_terminal(f"{name}: {said} ({where})", one_line=True)
+
+
+def badge_lines(badge: Badge, svg: str, endpoint: str) -> list[str]:
+    """Where a run's badge files are, and the Markdown and HTML that embed the SVG one
+    (its path as given: relative to where the README that embeds it is)."""
+    return [
+        for_terminal(f"badge: {svg} ({badge.text}); shields.io endpoint: {endpoint}", one_line=True),
+        for_terminal(f"  Markdown: {embed_markdown(badge, svg)}", one_line=True),
+        for_terminal(f"  HTML:     {embed_html(badge, svg)}", one_line=True),
+    ]

@@ -1,31 +1,79 @@
-"""Every report of a run, written next to its result stream."""
+"""Every report of a run, written next to its result stream, and the comparison page of
+several runs."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from horserace.reports._files import atomic_write
+from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
+from horserace.reports.comparison import render_comparison
 from horserace.reports.html import render_html
 from horserace.reports.json_report import json_report
 from horserace.reports.junit import junit_xml
 from horserace.reports.markdown import markdown
+from horserace.reports.runs import STREAM_NAME, Run
 from horserace.reports.stream import read_stream
 
-__all__ = ["write_all"]
+__all__ = ["COMPARISON_PAGE", "REPORT_FILES", "write_all", "write_comparison", "write_run"]
+
+#: What :func:`write_all` writes into a run's folder, by format (the stream first).
+REPORT_FILES = {
+    "jsonl": STREAM_NAME,
+    "json": "report.json",
+    "junit": "junit.xml",
+    "markdown": "report.md",
+    "html": "report.html",
+    "badge": BADGE_SVG,
+    "endpoint": BADGE_JSON,
+}
+#: The comparison page of several runs, in the folder that holds theirs.
+COMPARISON_PAGE = "index.html"
 
 
 def write_all(stream_path: Path, out_dir: Path) -> dict[str, Path]:
     """Write every report next to the stream; returns their paths by format."""
-    header, results, footer = read_stream(stream_path)
+    return write_run(Run(*read_stream(stream_path), stream_path), out_dir)
+
+
+def write_run(run: Run, out_dir: Path) -> dict[str, Path]:
+    """Write every report of ``run`` into ``out_dir``, with a copy of its stream unless
+    the stream is already there; returns their paths by format."""
+    header, results, footer = run.header, run.results, run.footer
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = {"jsonl": stream_path}
+    written: dict[str, Path] = {}
+    target = out_dir / REPORT_FILES["jsonl"]
+    if run.source is not None and _same_file(run.source, target):
+        written["jsonl"] = run.source
+    elif run.source is not None:  # the stream as it was stored, byte for byte
+        written["jsonl"] = atomic_write(target, run.source.read_bytes().decode("utf-8"))
+    else:
+        lines = [header, *results, footer]
+        written["jsonl"] = atomic_write(target, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines))
+    badge = badge_for(run)
     for name, text in (
         ("json", json.dumps(json_report(header, results, footer), indent=2, ensure_ascii=False) + "\n"),
         ("junit", junit_xml(header, results, footer)),
         ("markdown", markdown(header, results, footer)),
+        ("html", render_html(header, results, footer)),
+        ("badge", badge_svg(badge)),
+        ("endpoint", endpoint_json(badge)),
     ):
-        filename = {"json": "report.json", "junit": "junit.xml", "markdown": "report.md"}[name]
-        written[name] = atomic_write(out_dir / filename, text)
-    written["html"] = atomic_write(out_dir / "report.html", render_html(header, results, footer))
+        written[name] = atomic_write(out_dir / REPORT_FILES[name], text)
     return written
+
+
+def write_comparison(runs: Sequence[Run], out_dir: Path, folders: Sequence[str | None]) -> Path:
+    """The comparison page of ``runs`` in ``out_dir``, linking each run's reports in its
+    folder (relative to ``out_dir``)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return atomic_write(out_dir / COMPARISON_PAGE, render_comparison(runs, folders))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.samefile(b))
+    except OSError:
+        return False

@@ -1,9 +1,10 @@
-"""Read the specification documents: rule IDs from spec/rules.md and register entries
-from spec/interpretations.md.
+"""Read the specification documents: rule IDs from spec/rules.md, register entries
+from spec/interpretations.md and the terms of spec/glossary.md.
 
-This is the one place that knows their Markdown shapes (``### HR-XXX-N: Title`` with a
-``Sources:`` list; ``### HRI-N: Title`` with a ``Variant:`` line).  Not part of the
-engine core: it reads files.
+This is the one place that knows their Markdown shapes (``### HR-XXX-N: Title`` under a
+``## Group`` heading, with a ``Sources:`` list and an ``Interpretations:`` line;
+``### HRI-N: Title`` with a ``Variant:`` line; the glossary's table of five columns).
+Not part of the engine core: it reads files.
 """
 
 from __future__ import annotations
@@ -16,16 +17,29 @@ from pathlib import Path
 from horserace.resources.paths import spec_dir
 
 __all__ = [
+    "DOCUMENTS",
+    "ENTRY_ID",
     "RULE_ID",
+    "GlossaryTerm",
     "Interpretation",
     "Rule",
+    "load_glossary",
     "load_interpretations",
     "load_rules",
+    "parse_glossary",
     "parse_interpretations",
     "parse_rules",
 ]
 
+#: The three rule documents, by the code the sources cite them with.
+DOCUMENTS = {"id": "Indonesian", "it": "Italian", "fi": "Finnish"}
+
 RULE_ID = re.compile(r"\bHR-[A-Z]+-\d+\b")
+ENTRY_ID = re.compile(r"\bHRI-\d+\b")
+_GROUP_HEADING = re.compile(r"^## (.+)$", re.M)
+_SECTION_NAME = re.compile(r"«([^»]+)»")
+_GLOSSARY_ROW = re.compile(r"^\|(.+)\|\s*$", re.M)
+_CELL_BORDER = re.compile(r"(?<!\\)\|")
 _RULE_HEADING = re.compile(r"^### (HR-[A-Z]+-\d+): (.+)$", re.M)
 _ENTRY_HEADING = re.compile(r"^### (HRI-\d+): (.+)$", re.M)
 _SOURCE_LINE = re.compile(r"^- (id|it|fi): (.+)$", re.M)
@@ -40,6 +54,24 @@ class Rule:
     text: str
     sources: dict[str, str] = field(default_factory=dict)
     line: int = 0
+    #: The ``## `` heading the rule stands under (``Counting the ends``).
+    group: str = ""
+
+    @property
+    def statement(self) -> str:
+        """The rule's text without its ``Sources:`` list and ``Interpretations:`` line."""
+        return self.text.split("\nSources:", 1)[0].strip() if "\nSources:" in self.text else self.text
+
+    @property
+    def interpretations(self) -> tuple[str, ...]:
+        """The register entries its ``Interpretations:`` line names."""
+        found = re.search(r"^Interpretations: (.+)$", self.text, re.M)
+        return tuple(ENTRY_ID.findall(found.group(1))) if found else ()
+
+    def cited_sections(self, document: str) -> tuple[str, ...]:
+        """The section headings («») of a rule document (``id``, ``it``, ``fi``) its
+        sources cite; none when that document is silent."""
+        return tuple(_SECTION_NAME.findall(self.sources.get(document, "")))
 
     @property
     def anchor(self) -> str:
@@ -58,6 +90,29 @@ class Interpretation:
     line: int = 0
 
 
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """One row of the glossary: the English term, its definition, and the word of each
+    rule document (Markdown, as the table writes it; ``—`` where a document has none)."""
+
+    english: str
+    definition: str
+    words: dict[str, str]  #: by document code: id, it, fi
+    line: int = 0
+
+    @property
+    def slug(self) -> str:
+        """The term as a link target: ``term-set-double-six``."""
+        return "term-" + "-".join(re.findall(r"[a-z0-9]+", self.english.lower()))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The English words it is found by in prose: ``low / high (ports)`` is ``low``
+        and ``high``; ``hand (round)`` is ``hand``."""
+        bare = re.sub(r"\s*\([^)]*\)", "", self.english)
+        return tuple(name.strip() for name in bare.split(" / ") if name.strip())
+
+
 def _sections(text: str, heading: re.Pattern[str]) -> list[tuple[re.Match[str], str, int]]:
     matches = list(heading.finditer(text))
     out = []
@@ -74,6 +129,7 @@ def _sections(text: str, heading: re.Pattern[str]) -> list[tuple[re.Match[str], 
 
 def parse_rules(text: str) -> dict[str, Rule]:
     rules: dict[str, Rule] = {}
+    groups = [(m.start(), m.group(1).strip()) for m in _GROUP_HEADING.finditer(text)]
     for m, body, line in _sections(text, _RULE_HEADING):
         rule_id = m.group(1)
         if rule_id in rules:
@@ -81,7 +137,8 @@ def parse_rules(text: str) -> dict[str, Rule]:
         sources = {}
         if "Sources:" in body:
             sources = dict(_SOURCE_LINE.findall(body.split("Sources:", 1)[1]))
-        rules[rule_id] = Rule(rule_id, m.group(2).strip(), body.strip(), sources, line)
+        group = next((name for start, name in reversed(groups) if start < m.start()), "")
+        rules[rule_id] = Rule(rule_id, m.group(2).strip(), body.strip(), sources, line, group)
     return rules
 
 
@@ -101,6 +158,19 @@ def parse_interpretations(text: str) -> dict[str, Interpretation]:
     return entries
 
 
+def parse_glossary(text: str) -> list[GlossaryTerm]:
+    """The rows of the glossary's table, in its order (the header and the rule under it
+    left out); a ``|`` escaped as ``\\|`` stays in its cell, unescaped (``[a|b]``)."""
+    terms = []
+    for m in _GLOSSARY_ROW.finditer(text):
+        cells = [cell.strip().replace("\\|", "|") for cell in _CELL_BORDER.split(m.group(1))]
+        if len(cells) != 5 or cells[0] == "English term" or set(cells[0]) <= set("-: "):
+            continue
+        english, definition, *words = cells
+        terms.append(GlossaryTerm(english, definition, dict(zip(DOCUMENTS, words)), text.count("\n", 0, m.start()) + 1))
+    return terms
+
+
 @cache
 def load_rules(folder: str | None = None) -> dict[str, Rule]:
     path = Path(folder) if folder else spec_dir()
@@ -111,3 +181,9 @@ def load_rules(folder: str | None = None) -> dict[str, Rule]:
 def load_interpretations(folder: str | None = None) -> dict[str, Interpretation]:
     path = Path(folder) if folder else spec_dir()
     return parse_interpretations((path / "interpretations.md").read_text(encoding="utf-8"))
+
+
+@cache
+def load_glossary(folder: str | None = None) -> tuple[GlossaryTerm, ...]:
+    path = Path(folder) if folder else spec_dir()
+    return tuple(parse_glossary((path / "glossary.md").read_text(encoding="utf-8")))

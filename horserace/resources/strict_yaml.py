@@ -290,29 +290,37 @@ def node_at(text: str, path: Iterable[str | int]) -> tuple[int | None, int | Non
 
 
 # ---------------------------------------------------------------------- reading
-def read_text(path: Path, name: str, error: type[InputError] = FixtureError) -> str:
+def read_text(
+    path: Path,
+    name: str,
+    error: type[InputError] = FixtureError,
+    *,
+    limit: int = MAX_FILE_BYTES,
+    too_large: str = _TOO_LARGE,
+) -> str:
     """The text of one document file, or ``error`` with the file's name: it must be a
-    regular file (a FIFO would block, ``/dev/zero`` never ends) of at most
-    :data:`MAX_FILE_BYTES`, both checked before a byte is read, and UTF-8."""
+    regular file (a FIFO would block, ``/dev/zero`` never ends) of at most ``limit``
+    bytes (else ``too_large`` is the message), both checked before a byte is read, and
+    UTF-8."""
     try:
         info = path.stat()
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror}", file=name) from None
     if not stat.S_ISREG(info.st_mode):
         raise error("not a regular file", file=name)
-    if info.st_size > MAX_FILE_BYTES:
-        raise error(_TOO_LARGE, file=name)
+    if info.st_size > limit:
+        raise error(too_large, file=name)
     try:
         # O_NONBLOCK: should the path have become a FIFO since the stat, opening it does not wait.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise error("not a regular file", file=name)
-            raw = f.read(MAX_FILE_BYTES + 1)  # the file may have grown since the stat
+            raw = f.read(limit + 1)  # the file may have grown since the stat
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror}", file=name) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise error(_TOO_LARGE, file=name)
+    if len(raw) > limit:
+        raise error(too_large, file=name)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -65,3 +65,15 @@ def test_help_lists_the_commands_in_the_order_a_newcomer_meets_them():
     text = build_parser().format_help()
     listed = [line.split()[0] for line in text.splitlines() if line.startswith("    ") and not line.startswith("     ")]
     assert listed[:3] == ["conform", "replay", "coverage"]
+
+
+def test_the_default_implementation_is_this_installation_not_a_folder_in_the_cwd(tmp_path, monkeypatch, capsys):
+    """``conform`` without ``--impl`` serves this installation's engine: a ``horserace/``
+    folder in the current directory (an old checkout) is not put first on the path."""
+    old = tmp_path / "horserace"
+    old.mkdir()
+    (old / "__init__.py").write_text("")
+    (old / "__main__.py").write_text('raise SystemExit("an old checkout was served")\n')
+    monkeypatch.chdir(tmp_path)
+    code = main(["conform", "--select", "kind:layout", "--report-dir", str(tmp_path / "report")])
+    assert code == ExitCode.OK, capsys.readouterr().out

@@ -1,9 +1,11 @@
 """A deliberately broken implementation for the runner's robustness tests.
 
-    python fake_impl.py MODE [ARG]
+    python fake_impl.py MODE [ARG [hello=NAME@VERSION] [WORDS...]]
 
 It answers like the reference engine (``horserace serve``) except in the way MODE names;
-the runner must survive every one of them with a clear outcome.
+the runner must survive every one of them with a clear outcome.  ``hello=NAME@VERSION``
+is the name and version its hello gives (the comparison of several implementations);
+other words after ARG are tags that tests find the process by.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from horserace.conformance.server import answer
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 ARG = sys.argv[2] if len(sys.argv) > 2 else ""
+NAME, _, VERSION = next((w[len("hello=") :] for w in sys.argv[3:] if w.startswith("hello=")), "").partition("@")
 COUNT_FILE = os.environ.get("FAKE_COUNT_FILE")  # shared across restarts
 PID_FILE = os.environ.get("FAKE_PID_FILE")  # where a daemon writes its PID
 
@@ -92,6 +95,8 @@ def main() -> None:
                 reply["kinds"] = []
             if MODE == "settlement-only":
                 reply["kinds"] = ["settlement"]
+            if NAME:
+                reply["name"], reply["version"] = NAME, VERSION
             if MODE == "huge-name":  # 15 MiB of free text in the hello
                 reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())

@@ -187,3 +187,27 @@ def test_reference_engine_is_fully_conformant(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert code == ExitCode.OK and doc["footer"]["conformant"]
     assert doc["footer"]["counts"]["pass"] > 0
+
+
+def test_large_requests_sent_ahead_do_not_wait_for_each_other():
+    """Whole matches: requests of kilobytes, answers of tens of kilobytes.  Sixteen sent
+    ahead fill both pipes; the runner takes in the answers while it writes, so the
+    implementation never waits on a full output pipe while the runner waits for room in
+    its input (they would wait for each other until the timeout)."""
+    from horserace.conformance.runner import Options, Worker
+    from horserace.corpus.fixture import Fixture
+    from horserace.corpus.generate import match_fixture
+    from horserace.engine.ruleset import CANONICAL
+    from horserace.engine.seating import SEATINGS
+
+    matches = [Fixture.observed(match_fixture(s, SEATINGS[s % 4], CANONICAL), "(test)", 0) for s in range(24)]
+    assert sum(len(fx.input["hands"]) for fx in matches) > 100  # several hands each
+    worker = Worker([sys.executable, "-m", "horserace", "serve"], Options(timeout=5))
+    outcomes = []
+    start = time.perf_counter()
+    try:
+        worker.run_many([(fx, f"{fx.id}/{i}") for i, fx in enumerate(matches)], outcomes.append)
+    finally:
+        worker.close()
+    assert [o.status for o in outcomes] == ["pass"] * len(matches)
+    assert time.perf_counter() - start < 5  # no request waited for the timeout

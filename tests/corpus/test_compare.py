@@ -67,3 +67,11 @@ def test_each_differing_event_is_shown_whole_both_versions():
 
 def test_keys_absent_from_expected_are_not_compared():
     assert diff({"sum": 5}, {"sum": 5, "credit": 1}) == []
+
+
+def test_identical_data_has_no_difference_and_an_integer_is_still_not_a_boolean():
+    trace = {"hands": [{"events": [{"event": "place", "seat": 0, "continues": True, "count": 5}] * 40}]}
+    assert diff(trace, {"hands": [{"events": [dict(e) for e in trace["hands"][0]["events"]]}]}) == []
+    assert diff({"continues": True}, {"continues": 1}) == [Difference(("continues",), True, 1)]
+    assert diff({"count": 0}, {"count": False}) == [Difference(("count",), 0, False)]
+    assert diff({"credit": 1}, {"credit": 1.0}) == []  # equal numbers, neither a boolean

@@ -256,3 +256,28 @@ def test_a_position_in_which_a_seat_holds_no_tile_is_refused(tmp_path):
 """
     err = only_error(tmp_path, text)
     assert "input.hands[0]" in err and "seat 0 holds no tile" in err and "HR-END-1" in err
+
+
+def test_a_perft_position_is_checked_at_its_own_target(tmp_path):
+    """Scores above 61 are below a target of 121: the position is valid (the check of a
+    perft position had taken the canonical target, and refused it)."""
+    hands = [FULL_SET[:7], FULL_SET[7:14]]
+    text = f"""\
+- id: T3STPF
+  description: a perft position of a long match
+  kind: perft
+  rules: [HR-MOVE-1]
+  origin: rule-text
+  why: seven openings
+  input:
+    mode: individual
+    seats: 2
+    scores: [100, 70]
+    target: 121
+    hands: [{", ".join("[" + ", ".join(f'"{t}"' for t in h) + "]" for h in hands)}]
+    boneyard: [{", ".join(f'"{t}"' for t in FULL_SET[14:])}]
+    opener: 0
+    depth: 1
+  expected: {{nodes: 7, divide: {{}}}}
+"""
+    assert errors_for(tmp_path, text) == []

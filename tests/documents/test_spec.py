@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from horserace.engine.ruleset import VARIANT_FIELDS
-from horserace.resources.documents import RULE_ID, load_interpretations, load_rules
+from horserace.resources.documents import DOCUMENTS, RULE_ID, load_glossary, load_interpretations, load_rules
 from horserace.resources.paths import spec_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,3 +65,33 @@ def test_cited_section_headings_exist_in_the_documents():
 
 def test_spec_dir_is_the_repository_spec():
     assert spec_dir() == ROOT / "spec"
+
+
+def test_every_rule_has_its_group_statement_and_register_entries():
+    """What the site shows of a rule (horserace site): the ``## `` heading it stands under,
+    its text without the Sources list, and the entries its Interpretations line names,
+    all of them in the register."""
+    rules, entries = load_rules(), load_interpretations()
+    groups = set(re.findall(r"^## (.+)$", (spec_dir() / "rules.md").read_text(encoding="utf-8"), re.M))
+    for rule in rules.values():
+        assert rule.group in groups, rule.id
+        assert rule.statement and "Sources:" not in rule.statement, rule.id
+        assert set(rule.interpretations) <= set(entries), rule.id
+    assert rules["HR-SEAT-3"].group == "Players and seating"
+    assert rules["HR-SEAT-3"].interpretations == ("HRI-12", "HRI-22")
+    assert rules["HR-SEAT-3"].cited_sections("it") == ("Iniziare la mano di gioco",)
+    assert rules["HR-COUNT-4"].cited_sections("id") == ()  # silent
+
+
+def test_the_glossary_is_read_as_data():
+    text = (spec_dir() / "glossary.md").read_text(encoding="utf-8")
+    terms = load_glossary()
+    assert len(terms) == text.count("\n| ") - 1  # every row but the header
+    assert len({t.slug for t in terms}) == len(terms)
+    tile = terms[0]
+    assert (tile.english, tile.definition) == ("tile", "One domino `[a|b]` of the set.")  # the escaped pipe, unescaped
+    assert tile.words == {"id": "ubin", "it": "tessera", "fi": "laatta"}
+    by_name = {t.english: t for t in terms}
+    assert by_name["low / high (ports)"].names == ("low", "high")
+    assert by_name["set (double-six)"].slug == "term-set-double-six"
+    assert all(set(t.words) == set(DOCUMENTS) for t in terms)

@@ -6,7 +6,9 @@ system browser and no driver to download.
     with Browser(chromium, profile) as browser:
         page = browser.open(url, width=480, height=900)
         page.evaluate("document.documentElement.scrollWidth")
-        png = page.screenshot()
+        page.click("a.open-failure")            # a real mouse click, at the element's middle
+        page.type("#filter-text", "HR-COUNT")   # focus, then text typed as a keyboard would
+        png = page.screenshot()                 # the whole page; screenshot("#matrix"): one element
         page.errors  # console errors and uncaught exceptions of the page
 """
 
@@ -165,10 +167,45 @@ class Page:
             raise BrowserError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def screenshot(self) -> bytes:
-        data = self.browser.send(
-            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}, session=self.session
-        )["data"]
+    def _box(self, selector: str) -> dict[str, float]:
+        """The element's box in page coordinates, scrolled into view first."""
+        box = self.evaluate(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return null;"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height,"
+            " viewX: r.left + r.width / 2, viewY: r.top + r.height / 2}; })()"
+        )
+        if box is None:
+            raise BrowserError(f"no element matches {selector}")
+        return dict(box)
+
+    def click(self, selector: str) -> None:
+        """Click the first element that matches, with the mouse, at its middle."""
+        box = self._box(selector)
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.browser.send(
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": box["viewX"], "y": box["viewY"], "button": "left", "clickCount": 1},
+                session=self.session,
+            )
+
+    def type(self, selector: str, text: str) -> None:
+        """Focus the first element that matches and type ``text`` at the end of what it
+        holds (input events fire as for a keyboard)."""
+        self.click(selector)
+        self.evaluate(
+            "(() => { const e = document.activeElement; e.setSelectionRange?.(e.value.length, e.value.length); })()"
+        )
+        self.browser.send("Input.insertText", {"text": text}, session=self.session)
+
+    def screenshot(self, selector: str | None = None, *, full: bool = True) -> bytes:
+        """The whole page (``full=False``: what the window shows), or only the first
+        element that matches ``selector``."""
+        params: dict[str, Any] = {"format": "png", "captureBeyondViewport": full}
+        if selector is not None:
+            box = self._box(selector)
+            params["clip"] = {k: box[k] for k in ("x", "y", "width", "height")} | {"scale": 1}
+        data = self.browser.send("Page.captureScreenshot", params, session=self.session)["data"]
         return base64.b64decode(data)
 
     @property

@@ -70,6 +70,8 @@ def test_wheel_carries_spec_and_corpus(wheel):
         "horserace/_spec/schema/protocol/answer.json",
         "horserace/_spec/rulesets/canonical.yaml",
         "horserace/verify/proofs.py",
+        "horserace/site/static/style.css",  # horserace site
+        "horserace/site/static/search.js",
     ):
         assert required in names, required
     corpus = {p.name for p in (ROOT / "scenarios" / "rule-text").glob("*.yaml")}
@@ -135,17 +137,24 @@ def test_wheel_carries_the_examples(wheel):
     assert {n for n in names if n.startswith("horserace/_examples/")} == expected
 
 
-def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_path):
-    site = tmp_path / "site"
+def _installed(wheel: Path, target: Path) -> dict[str, str]:
+    """Install the wheel into ``target`` alone (no dependencies, no index); the
+    environment in which ``python -m horserace`` runs that installation."""
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    env = {**os.environ, "PYTHONPATH": str(site)}
+    env = {**os.environ, "PYTHONPATH": str(target)}
     env.pop("HORSERACE_SPEC", None)
+    return env
+
+
+def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_path):
+    site = tmp_path / "site"
+    env = _installed(wheel, site)
 
     def horserace(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -169,6 +178,20 @@ def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_pa
     again = horserace("examples", str(out))
     assert again.returncode == 4 and "--force" in again.stderr
     assert horserace("examples", "--force", str(out)).returncode == 0
+
+
+def test_an_installed_wheel_builds_the_site_without_a_checkout(wheel, tmp_path):
+    """``horserace site`` from a wheel: the spec and the corpus it carries, its own
+    stylesheet and script; the changelog, which only a checkout has, is said missing."""
+    env = _installed(wheel, tmp_path / "installed")
+    out = tmp_path / "site"
+    done = subprocess.run(
+        [sys.executable, "-m", "horserace", "site", str(out)], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (out / "search.js").read_bytes() == (ROOT / "horserace" / "site" / "static" / "search.js").read_bytes()
+    assert (out / "rules" / "HR-COUNT-4.html").is_file() and (out / "export" / "manifest.json").is_file()
+    assert "carries no CHANGELOG.md" in (out / "changelog.html").read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------------- the long description

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.cli._options import (
+    REPORT_DIR,
     clear_progress,
     format_option,
     impl_argv,
@@ -25,7 +25,6 @@ from horserace.cli._options import (
     seconds,
     selected_fixtures,
     selection_options,
-    write_out,
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
@@ -34,13 +33,12 @@ from horserace.errors import EnvironmentFailure, ImplementationUnusable, UsageEr
 if TYPE_CHECKING:
     from horserace.conformance.runner import Options, Outcome
     from horserace.corpus.fixture import Fixture
+    from horserace.reports.runs import Run
     from horserace.reports.stream import ResultStream
 
 __all__ = ["NAME", "register", "run"]
 
 NAME = "conform"
-#: What a run writes into its report folder.
-REPORT_FILES = ("results.jsonl", "report.json", "junit.xml", "report.md", "report.html")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,14 +47,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP[NAME],
         description="Run every applicable fixture against an implementation that speaks "
         "spec/protocol.md, and write the reports (JSON Lines stream, JSON, JUnit XML, Markdown, "
-        "HTML). Exit 0 when conformant, 1 when not, 3 when the implementation cannot be used.",
+        "HTML, and a badge as SVG and as a shields.io endpoint). Exit 0 when conformant, 1 when not, "
+        "3 when the implementation cannot be used. With several --impl, each runs in turn, with its "
+        "reports in DIR/NAME-VERSION/ (from its hello), and DIR/index.html compares them; the exit "
+        "code is the worst (3 if any is unusable, else 1 if any is not conformant).",
     )
     paths_option(p)
     p.add_argument(
         "--impl",
+        action="append",
         metavar="COMMAND",
         help="the implementation's command line, split like a POSIX shell (default: the "
-        "reference engine, 'horserace serve')",
+        "reference engine, 'horserace serve'); repeat it to compare several implementations",
     )
     p.add_argument("--one-shot", action="store_true", help="start the command once per message")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds per fixture (default: 10)")
@@ -72,14 +74,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--expectations",
         metavar="FILE",
-        help="YAML/JSON file of fixtures expected to fail (strict: one that passes is reported)",
+        help="YAML/JSON file of fixtures expected to fail (strict: one that passes is reported); with one --impl only",
     )
     p.add_argument("--write-expectations", metavar="FILE", help="write the current failures as an expectations file")
     p.add_argument(
         "--report-dir",
-        default="horserace-report",
+        default=REPORT_DIR,
         metavar="DIR",
-        help="where the reports go (default: ./horserace-report)",
+        help=f"where the reports go (default: ./{REPORT_DIR}); with several --impl, one folder "
+        "per implementation in it, and the comparison page index.html",
     )
     p.add_argument(
         "--require-all",
@@ -90,32 +93,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     format_option(p)
 
 
-def _writable_folder(folder: Path, option: str) -> None:
-    """Refuse, before anything runs, a folder the reports cannot be written to."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"horserace: {option} {folder}: a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"horserace: {option} {folder}: cannot make it: {exc.strerror}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"horserace: {option} {folder}: not writable")
-
-
 def run(args: argparse.Namespace) -> int:
     from horserace.cli._program import owns_process
-    from horserace.conformance.expectations import read_expectations, unknown_ids, write_expectations
-    from horserace.conformance.process import kill_all
+    from horserace.cli._results import writable_folder
+    from horserace.conformance.expectations import read_expectations, unknown_ids
     from horserace.conformance.runner import Options
-    from horserace.reports.stream import ResultStream, read_stream
-    from horserace.reports.summary import per_rule
-    from horserace.reports.terminal import terminal
-    from horserace.reports.write import write_all
 
-    argv = impl_argv(args.impl)
+    argvs = [impl_argv(impl) for impl in args.impl or [None]]
+    if len(argvs) > 1 and (args.expectations or args.write_expectations):
+        option = "--expectations" if args.expectations else "--write-expectations"
+        raise UsageError(f"horserace: {option} holds one implementation's known failures: give one --impl with it")
     if args.expectations and not Path(args.expectations).exists():
         raise UsageError(f"horserace: no such file: {args.expectations}")
-    _writable_folder(Path(args.report_dir), "--report-dir")
+    writable_folder(Path(args.report_dir), "--report-dir")
     if args.write_expectations:
         target = Path(args.write_expectations)
         try:  # opened now, not after the run: appending creates it and changes nothing in it
@@ -138,8 +128,107 @@ def run(args: argparse.Namespace) -> int:
         expected_failures=expected,
         own_process=owns_process(),
     )
+    previous = _stop_on_signals()
+    try:
+        if len(argvs) == 1:
+            return _one(argvs[0], fixtures, options, args, expected)
+        return _several(argvs, fixtures, options, args)
+    finally:
+        _restore_signals(previous)
+
+
+@dataclass(frozen=True)
+class _Done:
+    """One implementation's run: its stream finished, its reports written."""
+
+    run: Run
+    written: dict[str, Path]
+    #: What cut the run short (Ctrl-C, SIGTERM, SIGHUP), if anything.
+    stopped: BaseException | None
+
+
+def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argparse.Namespace, expected: dict) -> int:
+    """One implementation: its stream and reports in the report folder itself."""
+    from horserace.cli._results import print_run
+    from horserace.conformance.expectations import write_expectations
+    from horserace.reports.runs import STREAM_NAME
+
     out_dir = Path(args.report_dir)
-    stream_path = out_dir / "results.jsonl"
+    done = _conform(argv, fixtures, options, args, out_dir / STREAM_NAME)
+    if args.write_expectations and done.stopped is None:
+        write_expectations(args.write_expectations, done.run.results, expected)
+    print_run(done.run, done.written, out_dir, args.format)
+    if done.stopped is not None:
+        return _said_stopped(done)
+    code: int = done.run.footer.get("exit_code", ExitCode.FAILURES)
+    return code
+
+
+def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, args: argparse.Namespace) -> int:
+    """Several implementations, one after the other, each in its own process, with its
+    stream and reports in ``DIR/NAME-VERSION/`` (from its hello; ``DIR/impl-N/`` for one
+    that gave none); then the comparison page, ``DIR/index.html``.  The exit code is the
+    worst: 3 if any was unusable, else 1 if any is not conformant."""
+    from horserace.cli._results import print_runs, worst
+    from horserace.reports.runs import STREAM_NAME, folder_name, unique_folders
+    from horserace.reports.write import COMPARISON_PAGE, write_comparison
+
+    out_dir = Path(args.report_dir)
+    folders: list[str] = []
+    done: list[_Done] = []
+    for n, argv in enumerate(argvs, 1):
+        fallback = unique_folders([*folders, f"impl-{n}"])[-1]
+
+        def place(hello: dict[str, Any], fallback: str = fallback) -> Path:
+            return out_dir / unique_folders([*folders, folder_name(hello, fallback)])[-1] / STREAM_NAME
+
+        one = _conform(argv, fixtures, options, args, out_dir / fallback / STREAM_NAME, place, (n, len(argvs)))
+        folders.append(one.written["jsonl"].parent.name)
+        done.append(one)
+        if one.stopped is not None:
+            break
+    runs = [one.run for one in done]
+    started = time.time()
+    try:
+        page = write_comparison(runs, out_dir, folders)
+    except EnvironmentFailure:
+        _remove_stale(out_dir, started, (COMPARISON_PAGE,))
+        raise
+    print_runs(runs, [one.written for one in done], page, args.format)
+    if done[-1].stopped is not None:
+        return _said_stopped(done[-1])
+    return worst(runs)
+
+
+def _said_stopped(done: _Done) -> int:
+    """Say what stopped the run; its exit code."""
+    stopped = done.stopped
+    assert stopped is not None
+    print(
+        f"horserace: {'interrupted' if isinstance(stopped, KeyboardInterrupt) else stopped}; "
+        f"the reports hold the {len(done.run.results)} fixture(s) that finished",
+        file=sys.stderr,
+    )
+    return exit_code_for(stopped)
+
+
+def _conform(
+    argv: list[str],
+    fixtures: list[Fixture],
+    options: Options,
+    args: argparse.Namespace,
+    stream_path: Path,
+    place: Callable[[dict[str, Any]], Path] | None = None,
+    of: tuple[int, int] | None = None,
+) -> _Done:
+    """Run one implementation into a stream at ``stream_path`` (at ``place(hello)`` once
+    its hello is known, if given; the temporary file is then made in the report folder),
+    and write every report beside the stream.  ``of``: this is implementation N of M."""
+    from horserace.conformance.process import kill_all
+    from horserace.reports.runs import Run
+    from horserace.reports.stream import ResultStream, read_stream
+    from horserace.reports.write import write_run
+
     header = {
         "command": " ".join(argv),
         "mode": "one-shot" if args.one_shot else "persistent",
@@ -153,14 +242,14 @@ def run(args: argparse.Namespace) -> int:
         "fixtures": len(fixtures),
         "implementation": None,
     }
-    bar = progress(sys.stderr.isatty())
-    done = [0]
+    bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
     stopped: BaseException | None = None
     started = time.time()
-    previous = _stop_on_signals()
+    stream: ResultStream | None = None
     try:
-        with ResultStream(stream_path, header) as stream:
-            _run_into(stream, argv, fixtures, options, bar, done, args.require_all)
+        stream = ResultStream(stream_path, header, scratch=Path(args.report_dir) if place else None)
+        with stream:
+            _run_into(stream, argv, fixtures, options, bar, [0], args.require_all, place)
     except (KeyboardInterrupt, Stopped) as exc:
         # The stream was finished as interrupted on the way out; the implementations are
         # stopped, and every report is written from what the stream holds.
@@ -169,46 +258,29 @@ def run(args: argparse.Namespace) -> int:
     except EnvironmentFailure:
         kill_all()
         clear_progress(bar)
-        _remove_stale(out_dir, started)
+        _remove_stale((stream.path if stream else stream_path).parent, started)
         raise
-    finally:
-        _restore_signals(previous)
     clear_progress(bar)
+    if stream is None:  # stopped before the stream was made: there is nothing to report
+        assert stopped is not None
+        raise stopped
+    final = stream.path
     try:
-        written = write_all(stream_path, out_dir)
+        run = Run(*read_stream(final), final)
+        written = write_run(run, final.parent)
     except EnvironmentFailure:
-        _remove_stale(out_dir, started)
+        _remove_stale(final.parent, started)
         raise
-    header_r, results, footer = read_stream(stream_path)
-    if args.write_expectations and stopped is None:
-        write_expectations(args.write_expectations, results, expected)
-    if args.format == "json":
-        write_out(
-            json.dumps(
-                {"footer": footer, "rules": per_rule(results), "reports": {k: str(v) for k, v in written.items()}},
-                indent=2,
-            )
-        )
-    else:
-        header_r.setdefault("implementation", None)
-        write_out(terminal(header_r, results, footer))
-        where = written.get("html") or written.get("markdown")
-        write_out(f"reports in {out_dir}/ (HTML: {where})")
-    if stopped is not None:
-        print(
-            f"horserace: {'interrupted' if isinstance(stopped, KeyboardInterrupt) else stopped}; "
-            f"the reports hold the {len(results)} fixture(s) that finished",
-            file=sys.stderr,
-        )
-        return exit_code_for(stopped)
-    code: int = footer.get("exit_code", ExitCode.FAILURES)
-    return code
+    return _Done(run, written, stopped)
 
 
-def _remove_stale(out_dir: Path, started: float) -> None:
+def _remove_stale(out_dir: Path, started: float, names: Iterable[str] | None = None) -> None:
     """After a write the machine refused: remove every report of an earlier run left in
-    the folder (it would pass for this run's), keeping those this run wrote."""
-    for name in REPORT_FILES:
+    the folder (it would pass for this run's), keeping those this run wrote; ``names``:
+    those files only (default: every report of a run)."""
+    from horserace.reports.write import REPORT_FILES
+
+    for name in REPORT_FILES.values() if names is None else names:
         path = out_dir / name
         try:
             if path.stat().st_mtime < started:
@@ -243,13 +315,17 @@ def _run_into(
     bar: Callable[[str], None] | None,
     done: list[int],
     require_all: bool = False,
+    place: Callable[[dict[str, Any]], Path] | None = None,
 ) -> None:
-    """Run the fixtures, every outcome into ``stream``, and finish it with the verdict."""
+    """Run the fixtures, every outcome into ``stream``, and finish it with the verdict;
+    ``place`` names the stream's path from the hello."""
     from horserace.conformance.runner import conformant, counts
     from horserace.conformance.runner import run as run_fixtures
 
     def on_start(hello: dict[str, Any]) -> None:
         stream.header["implementation"] = hello
+        if place is not None:
+            stream.path = place(hello)
 
     def on_outcome(outcome: Outcome) -> None:
         stream.add(outcome.record())

@@ -13,26 +13,65 @@ from horserace.cli._options import (
     impl_argv,
     jobs_option,
     progress,
-    ruleset_from,
+    rulesets_from,
     variant_options,
     write_out,
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.generate import SCENARIO_KINDS
+from horserace.engine.seating import SEATINGS, Seating
+from horserace.errors import UsageError
 
-__all__ = ["NAME", "register", "run"]
+__all__ = ["KINDS", "NAME", "register", "run"]
 
 NAME = "fuzz"
+
+#: The scenario kinds, for --kind (the parser needs their names).
+KINDS = SCENARIO_KINDS
+
+_DESCRIPTION = """\
+Send seeded random scenarios to an implementation through the protocol and compare its
+answers with the reference engine's. Each seed makes one scenario of every kind:
+
+  hand        one hand of play from a fresh deal, scored from zero
+  match       a whole match of play: hands one after another, scores carried, the next
+              opener by the last tile or by lot after a block, from zero or from scores
+              near the target, to the end of the match (reached by a placement, or
+              crossed by a settlement)
+  settlement  the tiles left in each hand at a domino or a block, often near the target
+  illegal     a random hand's actions up to a random point, then one action breaking a
+              rule of the order of checks (spec/rules.md); it must be rejected at that
+              index (and, with --strict-rule-ids, under the same rule)
+  perft       a position of a random hand, its moves counted to depth 1-3
+  layout      random placements from an empty layout, written with mirror-image port
+              names and tiles high half first, as input may write them
+
+The table goes through 2, 3 and 4 players and the partnership game, seed by seed
+(--players, --partnership fix it). The rules are each --rules in turn, their target
+included; without --rules, the readings the implementation declares in its hello, at
+target 61. Kinds the implementation does not support are left out, and the output says
+so, with how many scenarios of each kind, which tables, rulesets and readings were tried.
+
+The first disagreement is shrunk to the smallest scenario of its kind that still
+disagrees (play: fewest hands, then the shortest prefix of placements; illegal: fewest
+actions before the illegal one; layout: fewest steps; perft: smallest depth, earliest
+position; settlement: fewest tiles) and written as a fixture (origin: generated) under
+OUT/generated/ for review: its expected values are the reference engine's. Replay it
+with 'horserace replay OUT'.
+
+Exit 0: no disagreement; 1: one was found (one per --jobs shard at most).
+
+examples:
+  horserace fuzz --impl "python3 my_adapter.py" --budget 10000 --jobs 2
+  horserace fuzz --impl "./engine --serve" --kind illegal --strict-rule-ids
+  horserace fuzz --impl "./engine --serve" --players 4 --partnership --rules long-match
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        NAME,
-        help=HELP[NAME],
-        description="Send seeded random play scenarios to an implementation through the protocol and "
-        "compare with the reference engine. The first disagreement is shrunk to the shortest prefix "
-        "of placements that still disagrees and written as a fixture (origin: generated) under "
-        "OUT/generated/ for review. Exit 0: no disagreement; 1: one was found.",
+        NAME, help=HELP[NAME], description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument(
         "--impl",
@@ -40,8 +79,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the implementation's command line (default: the reference engine, 'horserace serve')",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
-    p.add_argument("--budget", type=count(1, 10**9), default=1000, metavar="N", help="seeds to try (default: 1000)")
+    p.add_argument(
+        "--budget",
+        type=count(1, 10**9),
+        default=1000,
+        metavar="N",
+        help="seeds to try, each making one scenario per kind (default: 1000)",
+    )
     jobs_option(p, "shards of the seed range run at once, one implementation process each")
+    p.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        metavar="KIND",
+        help=f"make only scenarios of this kind (repeatable; default: all of {', '.join(KINDS)})",
+    )
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="only tables of this many players (default: every table in turn)"
+    )
+    p.add_argument("--partnership", action="store_true", help="only the partnership game (four players in two pairs)")
+    p.add_argument(
+        "--strict-rule-ids",
+        action="store_true",
+        help="an illegal scenario passes only if the implementation names the reference engine's rule ID",
+    )
     p.add_argument(
         "--out",
         default="fuzz-findings",
@@ -49,26 +110,47 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="where findings are written, under DIR/generated/ (default: ./fuzz-findings)",
     )
     variant_options(
-        p, "fuzz under this reading of the register; the implementation must follow the same readings (repeatable)"
+        p,
+        "apply this reading of the register on top of each --rules (repeatable); the implementation must declare it",
+        rules_help="repeatable: the seeds go through them in turn (default: the implementation's readings, target 61)",
     )
     format_option(p)
 
 
+def _seatings(args: argparse.Namespace) -> tuple[Seating, ...]:
+    """The tables of --players and --partnership (default: every one)."""
+    if args.partnership and args.players not in (None, 4):
+        raise UsageError("--partnership needs four players: leave out --players or give --players 4")
+    chosen = tuple(
+        s
+        for s in SEATINGS
+        if (args.players is None or s.players == args.players) and (not args.partnership or s.partnership)
+    )
+    if args.players == 4 and not args.partnership:
+        chosen = tuple(s for s in chosen if not s.partnership)
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
-    from horserace.quality.fuzz import fuzz
+    from horserace.quality.fuzz import Plan, fuzz
     from horserace.reports.command_text import fuzz_text
 
     argv = impl_argv(args.impl)
-    ruleset = ruleset_from(args)
+    plan = Plan(
+        kinds=tuple(dict.fromkeys(args.kind)) if args.kind else KINDS,
+        seatings=_seatings(args),
+        rulesets=tuple(rulesets_from(args)),
+        strict_rule_ids=args.strict_rule_ids,
+    )
     bar = progress(sys.stderr.isatty())
     done = [0]
 
     def tick(n: int) -> None:
         done[0] += n
         if bar:
-            bar(f"fuzz: {done[0]:,}/{args.budget:,} hands")
+            bar(f"fuzz: {done[0]:,}/{args.budget:,} seeds")
 
-    result = fuzz(argv, args.seed, args.budget, jobs=args.jobs, out_dir=args.out, progress=tick, ruleset=ruleset)
+    result = fuzz(argv, args.seed, args.budget, plan=plan, jobs=args.jobs, out_dir=args.out, progress=tick)
     clear_progress(bar)
     write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
     return ExitCode.FAILURES if result.findings else ExitCode.OK

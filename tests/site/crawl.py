@@ -1,0 +1,80 @@
+"""A crawler over a folder of generated HTML: every ``href`` and ``src`` that names a
+local file must name one that exists, and every ``#anchor`` an ``id`` in its page.
+
+    found = crawl(site)
+    found.broken      # "fixtures/X.html: href rules/NO.html: no such file", ...
+    found.external    # links that leave the site (http:, https:, //...)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+__all__ = ["Crawl", "crawl", "ids_of", "links_of"]
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name == "id" or (tag == "a" and name == "name"):
+                self.ids.add(value)
+            elif name in ("href", "src", "action"):
+                self.links.append((tag, name, value))
+
+
+@cache
+def _parsed(path: Path) -> _Collector:
+    collector = _Collector()
+    collector.feed(path.read_text(encoding="utf-8"))
+    collector.close()
+    return collector
+
+
+def ids_of(path: Path) -> set[str]:
+    return _parsed(path).ids
+
+
+def links_of(path: Path) -> list[tuple[str, str, str]]:
+    return _parsed(path).links
+
+
+@dataclass
+class Crawl:
+    pages: int = 0
+    links: int = 0
+    broken: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+
+
+def crawl(root: Path) -> Crawl:
+    """Every HTML page under ``root`` and every local link in it."""
+    root = root.resolve()
+    found = Crawl()
+    for page in sorted(root.rglob("*.html")):
+        found.pages += 1
+        where = page.relative_to(root)
+        for tag, attribute, value in links_of(page):
+            found.links += 1
+            parts = urlsplit(value)
+            if parts.scheme or parts.netloc:
+                found.external.append(f"{where}: <{tag} {attribute}={value!r}>")
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.is_relative_to(root):
+                found.broken.append(f"{where}: {attribute} {value}: outside the site")
+            elif not target.is_file():
+                found.broken.append(f"{where}: {attribute} {value}: no such file")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in ids_of(target):
+                found.broken.append(f"{where}: {attribute} {value}: no id {parts.fragment!r} in {target.name}")
+    return found
