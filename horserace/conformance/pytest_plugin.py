@@ -135,12 +135,11 @@ class FixtureItem(pytest.Item):
         self.extra_keyword_matches.update({*fixture.rules, fixture.kind})  # -k HR-SETTLE-3, -k settlement
 
     def runtest(self) -> None:
-        from horserace.conformance.runner import applicable  # noqa: PLC0415  (start-up: only with --horserace-impl)
         from horserace.corpus.status import Status  # noqa: PLC0415  (start-up: as above)
         from horserace.resources.documents import load_rules  # noqa: PLC0415  (start-up: as above)
 
         worker, _, scope = self.state.ensure()
-        reason = applicable(self.fixture, scope)
+        reason = scope.skip_reason(self.fixture)
         if reason:
             # Located at the fixture (its file and line), not at this line of the plugin.
             raise pytest.skip.Exception(reason, _use_item_location=True)

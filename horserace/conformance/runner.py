@@ -22,10 +22,9 @@ from horserace.conformance.scope import Scope
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
-from horserace.engine.ruleset import Ruleset
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
-__all__ = ["Options", "Outcome", "Worker", "applicable", "conformant", "counts", "run"]
+__all__ = ["Options", "Outcome", "Worker", "conformant", "counts", "run"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
@@ -143,17 +142,11 @@ class Worker:
     def handshake(self) -> dict:
         return self._handshake()[0]
 
-    def ready(self) -> tuple[dict, Ruleset]:
-        """The hello and the default readings of the running process (those a fixture
-        runs under where it names none; :attr:`scope` has every reading declared); a
-        handshake first when there is none (at the start, or after a crash or a timeout
-        killed the process).  Raises :class:`ImplementationUnusable` when the handshake
-        fails."""
-        hello, scope = self.declared()
-        return hello, scope.ruleset
-
     def declared(self) -> tuple[dict, Scope]:
-        """The hello and the :class:`Scope` of the running process, as :meth:`ready`."""
+        """The hello and the :class:`Scope` of the running process (what it takes part
+        in: kinds, readings, targets); a handshake first when there is none (at the
+        start, or after a crash or a timeout killed the process).  Raises
+        :class:`ImplementationUnusable` when the handshake fails."""
         if self.hello is not None and self.scope is not None:
             return self.hello, self.scope
         return self._handshake()
@@ -318,11 +311,6 @@ def _out_of_turn(fx: Fixture, seq: str, echoed: object, later: list[str]) -> str
     return f"answer echoes seq {cut(str(echoed), 200)!r}, expected {seq!r}: a line nobody asked for"
 
 
-def applicable(fx: Fixture, scope: Scope) -> str | None:
-    """Why a fixture is skipped for this implementation (``None``: it runs)."""
-    return scope.skip_reason(fx)
-
-
 def run(
     argv: Sequence[str],
     fixtures: list[Fixture],
@@ -342,7 +330,7 @@ def run(
     outcomes: list[Outcome | None] = [None] * len(fixtures)
     todo: list[int] = []
     for i, fx in enumerate(fixtures):
-        reason = applicable(fx, scope)
+        reason = scope.skip_reason(fx)
         if reason:
             skipped = _expectation(Outcome(fx, Status.SKIP, reason), options)
             outcomes[i] = skipped

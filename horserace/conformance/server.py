@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from typing import IO
@@ -46,6 +47,13 @@ def hello(ruleset: Ruleset, every_reading: bool = False, protocol: str = PROTOCO
     return Hello(protocol, "horserace-reference", __version__, "Python", KINDS, readings)
 
 
+@functools.lru_cache(maxsize=128)
+def _checked(readings: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Every register field with its reading, from the readings a run carries (checked
+    once per combination: a run of the corpus sends a few dozen of them, a request each)."""
+    return Ruleset.from_readings(dict(readings)).readings
+
+
 def _readings(message: dict, ruleset: Ruleset, every_reading: bool) -> dict[str, str]:
     """The readings a run is answered under: those it carries (protocol 1.1), where the
     server declared every reading; else the server's own."""
@@ -54,7 +62,10 @@ def _readings(message: dict, ruleset: Ruleset, every_reading: bool) -> dict[str,
         return ruleset.readings
     if not isinstance(carried, dict):
         raise InputError("readings: an object of register fields and readings")
-    chosen = Ruleset.from_readings(carried).readings
+    try:
+        chosen = _checked(tuple(carried.items()))
+    except TypeError:  # a reading that is not a string (a list, an object): unhashable
+        raise InputError(f"readings: each reading is a string, not {carried!r:.200}") from None
     if not every_reading and chosen != ruleset.readings:
         theirs = ", ".join(f"{k}={v}" for k, v in ruleset.variants.items()) or "the canonical readings"
         raise InputError(f"this server follows {theirs} only (started with --rules or --variant)")

@@ -112,3 +112,15 @@ def test_a_later_minor_version_is_spoken_down_to_the_runners():
     assert scope.version == "1.1" and scope.switches
     assert scope.readings["branch_use"] == ("both", "one")  # the register's order: canonical first
     assert not Scope.from_hello({"protocol": "1.0", "kinds": []}, "1.1").switches
+
+
+@pytest.mark.parametrize(
+    ("readings", "says"),
+    [({"branch_use": ["one"]}, "each reading is a string"), ({"branch_use": "two"}, "has no reading 'two'")],
+)
+def test_serve_answers_a_run_with_malformed_readings_with_an_error(readings, says):
+    out = io.BytesIO()
+    run = {"type": "run", "seq": "s", "kind": "settlement", "input": {}, "readings": readings}
+    serve(io.BytesIO(json.dumps(run).encode() + b"\n"), out, every_reading=True)
+    answer = json.loads(out.getvalue())
+    assert answer["type"] == "error" and says in answer["message"]
