@@ -30,8 +30,8 @@ def _fixtures():
     return [fx for fx in bundled_corpus().fixtures if not fx.deprecated]
 
 
-def _run(mode: str):
-    return run([sys.executable, str(ADAPTER), mode], _fixtures(), Options(timeout=30))
+def _run(mode: str, fixtures=None):
+    return run([sys.executable, str(ADAPTER), mode], _fixtures() if fixtures is None else fixtures, Options(timeout=30))
 
 
 def _by_status(outcomes) -> dict[str, list]:
@@ -71,10 +71,13 @@ def test_unknown_answer_fields_are_noted_from_1_1_and_invalid_under_1_0():
     one_one = _run("1.1-extra")
     assert {o.status for o in one_one} == {Status.PASS}
     assert all("elapsed_ms" in o.message for o in one_one)
-    one_oh = _run("1.0-extra")
-    ran = [o for o in one_oh if o.status is not Status.SKIP]
-    assert ran and {o.status for o in ran} == {Status.CRASH}
-    assert "unexpected field 'elapsed_ms'" in ran[0].message
+    # Under 1.0 each such answer is a crash, and each crash restarts the adapter: a few
+    # canonical fixtures of each kind show it (the whole corpus took half a minute).
+    canonical = [fx for fx in _fixtures() if not fx.variants]
+    few = [fx for kind in ("layout", "play", "settlement") for fx in [f for f in canonical if f.kind == kind][:3]]
+    one_oh = _run("1.0-extra", few)
+    assert len(one_oh) == 9 and {o.status for o in one_oh} == {Status.CRASH}
+    assert all("unexpected field 'elapsed_ms'" in o.message for o in one_oh)
 
 
 def test_lists_of_readings_in_a_1_0_hello_make_the_implementation_unusable():

@@ -79,7 +79,8 @@ def test_the_python_example_counts_what_the_tables_hold(tables, monkeypatch):
     monkeypatch.setenv("HORSERACE_EXAMPLE_CORRECT", "1")  # its deliberate error is in the settlement anyway
     chosen = [fx for fixtures in tables.values() for fx in cross_checked(fixtures)]
     assert all(max(fx.input["depth"] for fx in cross_checked(fixtures)) >= 9 for fixtures in tables.values())
-    outcomes = run(EXAMPLE, chosen, Options(timeout=120))
+    # Two example processes side by side: the tables are independent, and CI has two cores.
+    outcomes = run(EXAMPLE, chosen, Options(timeout=120, jobs=2))
     assert [(o.fixture.id, o.status) for o in outcomes if o.status is not Status.PASS] == []
     assert len(outcomes) == len(chosen)
 
