@@ -26,6 +26,7 @@ __all__ = [
     "MAX_SECONDS",
     "REPORT_DIR",
     "clear_progress",
+    "cluster_option",
     "count",
     "format_option",
     "impl_argv",
@@ -98,6 +99,17 @@ def jobs_option(p: argparse.ArgumentParser, what: str, default: int = 1) -> None
         default=default,
         metavar="N",
         help=f"{what}, at most {MAX_JOBS} (default: {default})",
+    )
+
+
+def cluster_option(p: argparse.ArgumentParser, what: str) -> None:
+    """``--cluster ADDRESS|local:N``: run on a Dask cluster (the ``distributed`` extra;
+    :mod:`horserace.cluster`, imported only when it is given)."""
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS|local:N",
+        help=f"{what} on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N, N worker "
+        "processes started on this machine (pip install 'horserace[distributed]')",
     )
 
 
