@@ -86,7 +86,8 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
                     threads_per_worker=1,
                     processes=True,
                     host="127.0.0.1",
-                    dashboard_address=None,
+                    dashboard_address="127.0.0.1:0",  # its HTTP endpoints on a free loopback port
+                    scheduler_kwargs={"dashboard": False},
                     silence_logs=_QUIET,
                 )
             except OSError as exc:

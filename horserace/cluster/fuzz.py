@@ -11,7 +11,8 @@ A finding stops the campaign, as it stops a local run, at the grain of a shard: 
 starts once a finding has come back (those not yet started return at once, having tried
 nothing), the shards already running finish their range, and every finding among them
 is reported.  The result lists exactly the seed ranges tried, so a campaign that stopped
-says which seeds are still to fuzz.
+says which seeds are still to fuzz.  With ``keep_going`` (``--keep-going``) every shard
+runs, each up to its own first finding: a long campaign reports one finding per shard.
 """
 
 from __future__ import annotations
@@ -84,11 +85,14 @@ def fuzz_on(
     plan: Plan | None = None,
     shard_size: int | None = None,
     out_dir: Path | None = None,
+    keep_going: bool = False,
     progress: Callable[[int], None] | None = None,
+    timeout: float | None = None,
 ) -> tuple[FuzzResult, Ran]:
     """Fuzz ``budget`` seeds from ``seed`` on the cluster, in shards of ``shard_size``
-    seeds (default: :func:`shard_seeds`); ``progress`` is told of the seeds of each shard
-    that finishes.  Findings are written under ``out_dir/generated/``, once each."""
+    seeds (default: :func:`shard_seeds`), stopping at the first finding unless
+    ``keep_going``; ``progress`` is told of the seeds of each shard that finishes.
+    Findings are written under ``out_dir/generated/``, once each."""
     plan = plan or Plan()
     workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
     size = shard_seeds(budget, workers, shard_size)
@@ -97,7 +101,7 @@ def fuzz_on(
     sent = portable(argv)
 
     def done(task: Done[Shard]) -> None:
-        if task.result.finding is not None:
+        if task.result.finding is not None and not keep_going:
             stop.set()
         if progress is not None and task.result.seeds:
             progress(task.result.seeds)
@@ -113,6 +117,7 @@ def fuzz_on(
             units=lambda shard: shard.tried.hands,
             unit="hands",
             done=done,
+            timeout=timeout,
         )
     finally:
         try:

@@ -34,6 +34,7 @@ def mutants_on(
     *,
     in_process: bool = False,
     progress: Callable[[int], None] | None = None,
+    timeout: float | None = None,
 ) -> tuple[list[Verdict], Ran]:
     """The verdict on each of ``mutants``, one task each, in their order."""
     corpus = client.scatter(fixtures, broadcast=True, hash=False)
@@ -51,5 +52,6 @@ def mutants_on(
         units=lambda _: len(fixtures),
         unit="fixtures",
         done=done,
+        timeout=timeout,
     )
     return [Verdict(m, killers, note) for m, (killers, note) in zip(mutants, results)], ran

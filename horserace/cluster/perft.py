@@ -58,6 +58,7 @@ def count_on(
     *,
     mutant: str | None = None,
     progress: Callable[[int, float], None] | None = None,
+    timeout: float | None = None,
 ) -> tuple[Count, Ran]:
     """Perft of ``position`` at ``depth`` and its divide, a task per root move;
     ``progress`` is told of the nodes counted and the share of root moves done."""
@@ -81,6 +82,7 @@ def count_on(
         units=lambda result: result[1],
         unit="nodes",
         done=done,
+        timeout=timeout,
     )
     seconds = time.perf_counter() - began
     divide = dict(sorted(results))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
@@ -108,6 +108,13 @@ def _timed(fn: Callable[..., R], *args: Any) -> tuple[R, str, float]:
     return result, str(get_worker().name), time.perf_counter() - began
 
 
+def _completed(futures: list[Future], timeout: float | None, cluster: str) -> Iterator[Future]:
+    try:
+        yield from as_completed(futures, timeout=timeout)
+    except TimeoutError:
+        raise EnvironmentFailure(f"--cluster {cluster}: the campaign did not finish within {timeout:g} s") from None
+
+
 def run_tasks(
     client: Client,
     cluster: str,
@@ -118,12 +125,14 @@ def run_tasks(
     units: Callable[[R], int] = lambda _: 0,
     unit: str = "units",
     done: Callable[[Done[R]], None] | None = None,
+    timeout: float | None = None,
 ) -> tuple[list[R], Ran]:
     """``fn(*item)`` for each item, one task each, and the results in the order of the
     items.  ``done`` is told of each result as it arrives (progress; a campaign that
     stops early).  A task whose worker died too often is an
     :class:`~horserace.errors.EnvironmentFailure`, as is a scheduler that goes away; an
-    error raised by ``fn`` on a worker is raised here."""
+    error raised by ``fn`` on a worker is raised here.  ``timeout``: seconds the whole
+    campaign may take (an :class:`~horserace.errors.EnvironmentFailure` after them)."""
     ran = Ran(cluster, len(client.scheduler_info(n_workers=-1).get("workers", {})), len(items), unit=unit)
     campaign = f"horserace-{name}-{uuid.uuid4().hex[:12]}"
     task = functools.partial(_timed, fn)
@@ -135,7 +144,7 @@ def run_tasks(
     results: list[R | None] = [None] * len(items)
     finished = [False] * len(items)
     try:
-        for future in as_completed(futures):
+        for future in _completed(futures, timeout, cluster):
             i = index[future.key]
             try:
                 result, worker, seconds = future.result()

@@ -66,8 +66,8 @@ one task each, and each worker starts the implementation itself ('horserace' as 
 first word of --impl is the worker's own horserace; any other command must run there as
 given). A finding stops the campaign at the grain of a shard: no shard starts once one
 has come back, the shards running finish theirs, and the output lists exactly the seed
-ranges tried. A worker that dies loses nothing: Dask runs its shard again elsewhere, and
-the shard counts once.
+ranges tried (--keep-going: every shard runs, up to its own first finding). A worker
+that dies loses nothing: Dask runs its shard again elsewhere, and the shard counts once.
 
 Exit 0: no disagreement; 1: one was found (one per --jobs shard, or per cluster shard, at
 most).
@@ -127,6 +127,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="with --cluster: seeds per shard (default: at most 400, and at least 4 shards per worker)",
     )
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="with --cluster: a finding does not stop the campaign; every shard runs, up to its own first finding",
+    )
     variant_options(
         p,
         "apply this reading of the register on top of each --rules (repeatable); the implementation must declare it",
@@ -169,12 +174,14 @@ def run(args: argparse.Namespace) -> int:
             bar(f"fuzz: {done[0]:,}/{args.budget:,} seeds")
 
     if args.cluster is None:
-        if args.shard_seeds is not None:
-            raise UsageError("--shard-seeds is for a campaign on a cluster: give --cluster too")
+        if args.shard_seeds is not None or args.keep_going:
+            raise UsageError("--shard-seeds and --keep-going are for a campaign on a cluster: give --cluster too")
         result = fuzz(argv, args.seed, args.budget, plan=plan, jobs=args.jobs, out_dir=args.out, progress=tick)
         clear_progress(bar)
         write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
         return ExitCode.FAILURES if result.findings else ExitCode.OK
+    if args.jobs != 1:
+        raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
     from horserace.cluster.connect import connected, parse
     from horserace.cluster.fuzz import fuzz_on
 
@@ -189,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
             plan=plan,
             shard_size=args.shard_seeds,
             out_dir=args.out,
+            keep_going=args.keep_going,
             progress=tick,
         )
     clear_progress(bar)
