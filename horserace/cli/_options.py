@@ -4,16 +4,19 @@ paths and selection, the implementation's command, output format, progress."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from horserace.cli.exitcodes import ExitCode
+from horserace.cli.exitcodes import ExitCode, Stopped
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
 
@@ -40,6 +43,7 @@ __all__ = [
     "seconds",
     "selected_fixtures",
     "selection_options",
+    "unwound_by_signals",
     "variant_options",
     "write_out",
 ]
@@ -111,6 +115,26 @@ def cluster_option(p: argparse.ArgumentParser, what: str) -> None:
         help=f"{what} on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N, N worker "
         "processes started on this machine (pip install 'horserace[distributed]')",
     )
+
+
+@contextlib.contextmanager
+def unwound_by_signals() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP unwind as Ctrl-C does (:class:`Stopped`, exit
+    143 and 129): a campaign on a cluster cancels its tasks and stops its local workers on
+    the way out.  In the main thread only, the handlers restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def format_option(p: argparse.ArgumentParser) -> None:

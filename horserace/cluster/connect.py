@@ -73,9 +73,14 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
     worker within ``timeout``, or whose workers run another horserace, is a
     :class:`UsageError`."""
     cluster = parse(text)
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(_QUIET)
+    loggers = [logging.getLogger("distributed")] + [
+        logger
+        for name, logger in logging.Logger.manager.loggerDict.items()
+        if name.startswith("distributed.") and isinstance(logger, logging.Logger) and logger.level
+    ]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(_QUIET)
     local: LocalCluster | None = None
     client: Client | None = None
     try:
@@ -122,4 +127,5 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
         with contextlib.suppress(Exception):
             if local is not None:
                 local.close(timeout=timeout)
-        quiet.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)

@@ -15,6 +15,7 @@ from horserace.cli._options import (
     jobs_option,
     progress,
     rulesets_from,
+    unwound_by_signals,
     variant_options,
     write_out,
 )
@@ -186,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     from horserace.cluster.fuzz import fuzz_on
 
     parse(args.cluster)  # a malformed address is told before anything starts
-    with connected(args.cluster) as client:
+    with unwound_by_signals(), connected(args.cluster) as client:
         result, ran = fuzz_on(
             client,
             args.cluster,

@@ -12,6 +12,7 @@ from horserace.cli._options import (
     load_corpus,
     paths_option,
     print_load_errors,
+    unwound_by_signals,
     write_out,
 )
 from horserace.cli.commands import HELP
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from horserace.cluster.mutants import mutants_on
 
         parse(args.cluster)  # a malformed address is told before anything starts
-        with connected(args.cluster) as client:
+        with unwound_by_signals(), connected(args.cluster) as client:
             verdicts, ran = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
     elif args.in_process:
         verdicts = [judge_in_process(m, fixtures) for m in chosen]

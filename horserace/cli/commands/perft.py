@@ -16,6 +16,7 @@ from horserace.cli._options import (
     print_load_errors,
     progress,
     ruleset_from,
+    unwound_by_signals,
     variant_options,
     write_out,
 )
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         from horserace.cluster.perft import count_on
 
         parse(args.cluster)  # a malformed address is told before anything starts
-        with connected(args.cluster) as client:
+        with unwound_by_signals(), connected(args.cluster) as client:
             result, ran = count_on(
                 client, args.cluster, position, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
             )
