@@ -15,11 +15,11 @@ import functools
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError  # what a future lost with its scheduler raises
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from distributed import Client, Future, as_completed, get_worker
-from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
 
 from horserace.errors import EnvironmentFailure
@@ -153,7 +153,7 @@ def run_tasks(
                     f"--cluster {cluster}: the workers running task {i + 1} of {len(items)} died, one after "
                     f"another ({exc}); nothing of it is counted"
                 ) from None
-            except (FutureCancelledError, OSError) as exc:
+            except (CancelledError, OSError) as exc:
                 raise EnvironmentFailure(
                     f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
                 ) from None
