@@ -36,7 +36,9 @@ def scaling(repeats: int, seeds: int) -> None:
         for spec in runs:
             runs[spec].append(measure(spec, seeds=seeds))
             f = runs[spec][-1]
-            print(f"  {spec}: {f['hands_per_second']} hands/s, {f['shards']} shards, busy {f['busy_share']}", flush=True)
+            print(
+                f"  {spec}: {f['hands_per_second']} hands/s, {f['shards']} shards, busy {f['busy_share']}", flush=True
+            )
     for spec, figures in runs.items():
         rates = [f["hands_per_second"] for f in figures]
         per = [f["hands_per_second_per_worker"] for f in figures]
@@ -50,9 +52,7 @@ def scaling(repeats: int, seeds: int) -> None:
             f"{_spread(fixed)} ms"
         )
     ratios = [b["hands_per_second"] / a["hands_per_second"] for a, b in zip(runs["local:1"], runs["local:2"])]
-    print(
-        f"local:2 / local:1, paired runs: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
-    )
+    print(f"local:2 / local:1, paired runs: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
