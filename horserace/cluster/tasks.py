@@ -150,8 +150,8 @@ def run_tasks(
                 result, worker, seconds = future.result()
             except KilledWorker as exc:
                 raise EnvironmentFailure(
-                    f"--cluster {cluster}: the workers running task {i + 1} of {len(items)} died, one after "
-                    f"another ({exc}); nothing of it is counted"
+                    f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while running it "
+                    f"({exc}); nothing of it is counted"
                 ) from None
             except (CancelledError, OSError) as exc:
                 raise EnvironmentFailure(
