@@ -153,7 +153,7 @@ def run_tasks(
                     f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while running it "
                     f"({exc}); nothing of it is counted"
                 ) from None
-            except (CancelledError, OSError) as exc:
+            except CancelledError as exc:  # the scheduler cancels nothing of ours: it went away
                 raise EnvironmentFailure(
                     f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
                 ) from None
