@@ -267,3 +267,14 @@ def test_a_scheduler_that_goes_away_is_an_environment_failure():
                 )
     finally:
         local.close(timeout=WAIT)
+
+
+def test_bench_on_a_cluster_gives_its_figures(client, capsys):
+    address = client.scheduler.address
+    assert main(["bench", "--hands", "0", "--cluster", address, "--cluster-seeds", "16", "--format", "json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)["cluster"]
+    assert figures["cluster"] == address and figures["workers"] == 2 and figures["seeds"] == 16
+    assert figures["shards"] == 8 and figures["hands"] > 0 and figures["findings"] == 0
+    assert figures["hands_per_second_per_worker"] * 2 == pytest.approx(figures["hands_per_second"], abs=2)
+    assert 0 < figures["task_round_trip_ms"]["min"] <= figures["task_round_trip_ms"]["median"]
+    assert figures["task_in_batch_ms"] > 0 and figures["shard_fixed_seconds"] > 0
