@@ -10,7 +10,6 @@ import math
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -122,14 +121,16 @@ def unwound_by_signals() -> Iterator[None]:
     """Inside the block, SIGTERM and SIGHUP unwind as Ctrl-C does (:class:`Stopped`, exit
     143 and 129): a campaign on a cluster cancels its tasks and stops its local workers on
     the way out.  In the main thread only, the handlers restored after."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
 
     def stop(signum: int, frame: object) -> None:
         raise Stopped(signum)
 
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {}
+    try:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, stop)
+    except ValueError:  # not the main thread: signals are the main thread's
+        pass
     try:
         yield
     finally:
