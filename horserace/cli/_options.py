@@ -4,16 +4,18 @@ paths and selection, the implementation's command, output format, progress."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from horserace.cli.exitcodes import ExitCode
+from horserace.cli.exitcodes import ExitCode, Stopped
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
 
@@ -26,6 +28,7 @@ __all__ = [
     "MAX_SECONDS",
     "REPORT_DIR",
     "clear_progress",
+    "cluster_option",
     "count",
     "format_option",
     "impl_argv",
@@ -39,6 +42,7 @@ __all__ = [
     "seconds",
     "selected_fixtures",
     "selection_options",
+    "unwound_by_signals",
     "variant_options",
     "write_out",
 ]
@@ -99,6 +103,39 @@ def jobs_option(p: argparse.ArgumentParser, what: str, default: int = 1) -> None
         metavar="N",
         help=f"{what}, at most {MAX_JOBS} (default: {default})",
     )
+
+
+def cluster_option(p: argparse.ArgumentParser, what: str) -> None:
+    """``--cluster ADDRESS|local:N``: run on a Dask cluster (the ``distributed`` extra;
+    :mod:`horserace.cluster`, imported only when it is given)."""
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS|local:N",
+        help=f"{what} on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N, N worker "
+        "processes started on this machine (pip install 'horserace[distributed]')",
+    )
+
+
+@contextlib.contextmanager
+def unwound_by_signals() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP unwind as Ctrl-C does (:class:`Stopped`, exit
+    143 and 129): a campaign on a cluster cancels its tasks and stops its local workers on
+    the way out.  In the main thread only, the handlers restored after."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    previous = {}
+    try:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, stop)
+    except ValueError:  # not the main thread: signals are the main thread's
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def format_option(p: argparse.ArgumentParser) -> None:

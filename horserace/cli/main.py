@@ -14,7 +14,7 @@ from typing import NoReturn
 from horserace._version import __version__
 from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
-from horserace.cli.exitcodes import ExitCode, exit_code_for
+from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
 from horserace.errors import EnvironmentFailure, HorseRaceError, ImplementationUnusable, InputError, UsageError
 
 __all__ = ["build_parser", "entry_point", "main"]
@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             where = f": {exc.filename}" if exc.filename else ""
             print(f"horserace: the environment failed: {exc.strerror or exc}{where}", file=sys.stderr)
         return code
-    except (HorseRaceError, KeyboardInterrupt) as exc:
+    except (HorseRaceError, KeyboardInterrupt, Stopped) as exc:
         code = exit_code_for(exc)
         if code is ExitCode.INTERNAL and debug:
             raise

@@ -55,6 +55,7 @@ __all__ = [
     "finding_of",
     "fuzz",
     "fuzz_range",
+    "merge_shards",
     "rule_of_event",
     "scenarios",
     "write_finding",
@@ -653,9 +654,28 @@ def fuzz(
     if errors:
         raise errors[0]
     elapsed = time.perf_counter() - began
+    fuzz_seconds = sum(r.seconds for r in results) / max(1, len(results))
+    return merge_shards(results, (seed, seed + budget - 1), plan, elapsed, fuzz_seconds, argv=argv, out_dir=out_dir)
+
+
+def merge_shards(
+    shards: Sequence[Shard],
+    seeds: tuple[int, int],
+    plan: Plan,
+    seconds: float,
+    fuzz_seconds: float,
+    *,
+    argv: Sequence[str],
+    out_dir: Path | None = None,
+) -> FuzzResult:
+    """One result of ``shards``, taken in the order given (by shard, not by arrival, so a
+    shard run twice counts once): what they tried, the seed ranges they covered, and
+    their findings, each written once under ``out_dir/generated/``.  ``seconds`` is the
+    run's wall time, ``fuzz_seconds`` the time its rates are taken over (shrinking left
+    out)."""
     findings = []
     tried = Tried()
-    for shard in results:
+    for shard in shards:
         tried.merge(shard.tried)
         if shard.finding is None or shard.fixture is None:
             continue
@@ -663,12 +683,12 @@ def fuzz(
             write_finding(shard.finding, shard.fixture, argv, out_dir)
         findings.append(shard.finding)
     return FuzzResult(
-        (seed, seed + budget - 1),
+        seeds,
         plan,
         tried,
-        elapsed,
+        seconds,
         findings,
-        ranges=[(r.first, r.first + r.seeds - 1) for r in results if r.seeds],
-        fuzz_seconds=sum(r.seconds for r in results) / max(1, len(results)),
-        unsupported=results[0].unsupported if results else (),
+        ranges=[(r.first, r.first + r.seeds - 1) for r in shards if r.seeds],
+        fuzz_seconds=fuzz_seconds,
+        unsupported=next((r.unsupported for r in shards if r.seeds), ()),
     )

@@ -68,6 +68,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also measure perft nodes per second by make and unmake on fixture K5N2P7's deal at depths "
         "4, 6, 8, 10 and 12 (each timed run at least half a second of counts; --repeat runs)",
     )
+    p.add_argument(
+        "--cluster",
+        action="append",
+        metavar="ADDRESS|local:N",
+        help="also measure a fuzzing campaign on a Dask cluster (repeatable: each in turn, e.g. --cluster local:1 "
+        "--cluster local:2): hands per second per campaign and per worker, the scheduler's overhead per task "
+        "(pip install 'horserace[distributed]')",
+    )
+    p.add_argument(
+        "--cluster-seeds",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="seeds of the campaign of --cluster, every kind (default: 1000)",
+    )
     variant_options(p, "measure random play under this reading of the register (repeatable)")
 
 
@@ -84,7 +99,22 @@ def run(args: argparse.Namespace) -> int:
     conformance_result = bench.measure_conformance(progress=bar) if args.conformance else None
     plugin_result = bench.measure_pytest_plugin(progress=bar) if args.pytest_plugin else None
     perft_result = bench.measure_perft(repeats=args.repeat, progress=bar) if args.perft else None
+    cluster_result = None
+    if args.cluster:
+        if args.cluster_seeds < 1:
+            raise UsageError("--cluster-seeds must be at least 1")
+        from horserace.cluster import bench as cluster_bench
+        from horserace.cluster.connect import parse
+
+        for spec in args.cluster:
+            parse(spec)  # a malformed address is told before anything starts
+        cluster_result = [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
     clear_progress(bar)
     result = bench.report(figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result)
-    print(json.dumps(result, indent=2) if args.format == "json" else bench.format_text(result))
+    if cluster_result is not None:
+        result["cluster"] = cluster_result
+    text = bench.format_text(result) if args.format == "text" else ""
+    if cluster_result is not None and args.format == "text":
+        text = "\n".join(t for t in (text, cluster_bench.format_text(cluster_result)) if t)
+    print(json.dumps(result, indent=2) if args.format == "json" else text)
     return ExitCode.OK

@@ -8,12 +8,14 @@ import sys
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_option,
     count,
     format_option,
     impl_argv,
     jobs_option,
     progress,
     rulesets_from,
+    unwound_by_signals,
     variant_options,
     write_out,
 )
@@ -60,12 +62,22 @@ position; settlement: fewest tiles) and written as a fixture (origin: generated)
 OUT/generated/ for review: its expected values are the reference engine's. Replay it
 with 'horserace replay OUT'.
 
-Exit 0: no disagreement; 1: one was found (one per --jobs shard at most).
+With --cluster ADDRESS|local:N the seeds go to a Dask cluster in shards (--shard-seeds),
+one task each, and each worker starts the implementation itself ('horserace' as the
+first word of --impl is the worker's own horserace; any other command must run there as
+given). A finding stops the campaign at the grain of a shard: no shard starts once one
+has come back, the shards running finish theirs, and the output lists exactly the seed
+ranges tried (--keep-going: every shard runs, up to its own first finding). A worker
+that dies loses nothing: Dask runs its shard again elsewhere, and the shard counts once.
+
+Exit 0: no disagreement; 1: one was found (one per --jobs shard, or per cluster shard, at
+most).
 
 examples:
   horserace fuzz --impl "python3 my_adapter.py" --budget 10000 --jobs 2
   horserace fuzz --impl "./engine --serve" --kind illegal --strict-rule-ids
   horserace fuzz --impl "./engine --serve" --players 4 --partnership --rules long-match
+  horserace fuzz --impl "./engine --serve" --budget 1000000 --cluster tcp://10.0.0.5:8786
 """
 
 
@@ -109,6 +121,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DIR",
         help="where findings are written, under DIR/generated/ (default: ./fuzz-findings)",
     )
+    cluster_option(p, "fuzz in seed-range shards, one task each,")
+    p.add_argument(
+        "--shard-seeds",
+        type=count(1, 10**9),
+        metavar="N",
+        help="with --cluster: seeds per shard (default: at most 400, and at least 4 shards per worker)",
+    )
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="with --cluster: a finding does not stop the campaign; every shard runs, up to its own first finding",
+    )
     variant_options(
         p,
         "apply this reading of the register on top of each --rules (repeatable); the implementation must declare it",
@@ -150,7 +174,35 @@ def run(args: argparse.Namespace) -> int:
         if bar:
             bar(f"fuzz: {done[0]:,}/{args.budget:,} seeds")
 
-    result = fuzz(argv, args.seed, args.budget, plan=plan, jobs=args.jobs, out_dir=args.out, progress=tick)
+    if args.cluster is None:
+        if args.shard_seeds is not None or args.keep_going:
+            raise UsageError("--shard-seeds and --keep-going are for a campaign on a cluster: give --cluster too")
+        result = fuzz(argv, args.seed, args.budget, plan=plan, jobs=args.jobs, out_dir=args.out, progress=tick)
+        clear_progress(bar)
+        write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
+        return ExitCode.FAILURES if result.findings else ExitCode.OK
+    if args.jobs != 1:
+        raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
+    from horserace.cluster.connect import connected, parse
+    from horserace.cluster.fuzz import fuzz_on
+
+    parse(args.cluster)  # a malformed address is told before anything starts
+    with unwound_by_signals(), connected(args.cluster) as client:
+        result, ran = fuzz_on(
+            client,
+            args.cluster,
+            argv,
+            args.seed,
+            args.budget,
+            plan=plan,
+            shard_size=args.shard_seeds,
+            out_dir=args.out,
+            keep_going=args.keep_going,
+            progress=tick,
+        )
     clear_progress(bar)
-    write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
+    if args.format == "json":
+        write_out(json.dumps(result.to_dict() | {"cluster": ran.to_dict()}, indent=2))
+    else:
+        write_out(fuzz_text(result) + "\n" + ran.text())
     return ExitCode.FAILURES if result.findings else ExitCode.OK

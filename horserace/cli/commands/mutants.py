@@ -6,11 +6,13 @@ import argparse
 import json
 
 from horserace.cli._options import (
+    cluster_option,
     format_option,
     jobs_option,
     load_corpus,
     paths_option,
     print_load_errors,
+    unwound_by_signals,
     write_out,
 )
 from horserace.cli.commands import HELP
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="judge each mutant by replaying the corpus against it in this process, not through "
         "'horserace serve --mutant NAME' (faster; every observation compared, rule IDs included)",
     )
+    cluster_option(p, "judge each mutant as a task of its own")
     paths_option(p)
     format_option(p)
 
@@ -66,7 +69,15 @@ def run(args: argparse.Namespace) -> int:
     chosen = [MUTANTS[name] for name in (args.only or MUTANTS)]
     from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
 
-    if args.in_process:
+    ran = None
+    if args.cluster is not None:
+        from horserace.cluster.connect import connected, parse
+        from horserace.cluster.mutants import mutants_on
+
+        parse(args.cluster)  # a malformed address is told before anything starts
+        with unwound_by_signals(), connected(args.cluster) as client:
+            verdicts, ran = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
+    elif args.in_process:
         verdicts = [judge_in_process(m, fixtures) for m in chosen]
     else:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -79,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
                     "fixtures": len(fixtures),
                     "mutants": [v.to_dict() for v in verdicts],
                     "survivors": [v.mutant.name for v in survivors],
-                },
+                }
+                | ({"cluster": ran.to_dict()} if ran is not None else {}),
                 indent=2,
             )
         )
     else:
-        write_out(mutants_text(verdicts, len(fixtures)))
+        write_out(mutants_text(verdicts, len(fixtures)) + (f"\n{ran.text()}" if ran is not None else ""))
     return ExitCode.FAILURES if survivors else ExitCode.OK

@@ -9,12 +9,14 @@ import time
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_option,
     count,
     format_option,
     load_corpus,
     print_load_errors,
     progress,
     ruleset_from,
+    unwound_by_signals,
     variant_options,
     write_out,
 )
@@ -52,6 +54,10 @@ examples:
   horserace perft scenarios/rule-text/perft.yaml#0FSP7G --divide
   horserace perft seed:7:players=3 --depth 6 --format json
   horserace perft seed:1 --depth 5 --variant continuation=optional --divide
+  horserace perft seed:1:players=4 --depth 12 --divide --cluster local:2
+
+With --cluster (and --divide), each first move is a task on a Dask cluster, counted to
+depth N-1 below it on a worker; the table and the total are those of a count here.
 
 Exit codes: 0 counted; 2 the fixture file is invalid; 4 the position, the depth or an
 option is wrong (a fixture that does not exist or is not a perft fixture); 130 Ctrl-C.
@@ -81,6 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(repeatable), e.g. continuation=optional",
     )
     p.add_argument("--mutant", metavar="NAME", help="count with a mutant of the engine ('horserace mutants --list')")
+    cluster_option(p, "with --divide: count below each first move as a task of its own,")
     format_option(p)
 
 
@@ -115,15 +122,30 @@ def run(args: argparse.Namespace) -> int:
     if depth is None:
         raise UsageError(f"horserace perft {args.position}: a seeded deal has no depth of its own; give --depth N")
     bar = progress(sys.stderr.isatty())
-    result = positions.count(position, depth, ruleset, engine=engine, progress=_after_a_while(bar, depth))
+    ran = None
+    if args.cluster is None:
+        result = positions.count(position, depth, ruleset, engine=engine, progress=_after_a_while(bar, depth))
+    else:
+        if not args.divide:
+            raise UsageError("horserace perft: --cluster splits the count by first move: give --divide too")
+        from horserace.cluster.connect import connected, parse
+        from horserace.cluster.perft import count_on
+
+        parse(args.cluster)  # a malformed address is told before anything starts
+        with unwound_by_signals(), connected(args.cluster) as client:
+            result, ran = count_on(
+                client, args.cluster, position, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
+            )
     clear_progress(bar)
     if args.format == "json":
         doc = result.to_dict(with_divide=args.divide)
         if args.mutant:
             doc["mutant"] = args.mutant
+        if ran is not None:
+            doc["cluster"] = ran.to_dict()
         write_out(json.dumps(doc, indent=2))
     else:
-        write_out(perft_text(result, divide=args.divide, mutant=args.mutant))
+        write_out(perft_text(result, divide=args.divide, mutant=args.mutant) + (f"\n{ran.text()}" if ran else ""))
     return ExitCode.OK
 
 

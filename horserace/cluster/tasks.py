@@ -1,0 +1,178 @@
+"""Running a campaign's tasks on a cluster and keeping their results by task.
+
+Each task is one call of a module-level function of this room on one worker; its result
+comes back with the worker that ran it and the seconds it took there.  The results are
+kept in the order of the tasks, whatever order they finish in, so a task that Dask runs
+again (its worker died: the scheduler gives it to another worker, up to
+``distributed.scheduler.allowed-failures`` times) is counted once, by the run that
+finished.  Whatever ends the campaign (the last result, an error, Ctrl-C, a scheduler that
+goes away), the tasks not finished are cancelled before the client is closed.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError  # what a future lost with its scheduler raises
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, cast
+
+from distributed import Client, Future, as_completed, get_worker
+from distributed.scheduler import KilledWorker
+
+from horserace.errors import EnvironmentFailure
+
+__all__ = ["Done", "Ran", "WorkerShare", "run_tasks"]
+
+R = TypeVar("R")
+
+#: Seconds to wait for the scheduler when cancelling what is left.
+_CANCEL_SECONDS = 5.0
+
+
+@dataclass
+class WorkerShare:
+    """What one worker did: tasks finished, seconds busy with them, and the units of work
+    (hands, nodes, fixtures) in them."""
+
+    tasks: int = 0
+    seconds: float = 0.0
+    units: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tasks": self.tasks, "seconds": round(self.seconds, 3), "units": self.units}
+
+
+@dataclass
+class Ran:
+    """Where a campaign ran: the cluster, its workers when it began, the tasks, and each
+    worker's share of them."""
+
+    cluster: str
+    workers: int
+    tasks: int
+    seconds: float = 0.0  #: wall time, from the first task sent to the last result
+    unit: str = "units"  #: what ``units`` counts
+    shares: dict[str, WorkerShare] = field(default_factory=dict)
+
+    @property
+    def busy_seconds(self) -> float:
+        return sum(s.seconds for s in self.shares.values())
+
+    @property
+    def busy_share(self) -> float | None:
+        """The share of the workers' time spent in tasks (the rest: the scheduler, the
+        start of each task, a tail with some workers idle)."""
+        available = self.seconds * self.workers
+        return self.busy_seconds / available if available > 0 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        share = self.busy_share
+        return {
+            "cluster": self.cluster,
+            "workers": self.workers,
+            "tasks": self.tasks,
+            "seconds": round(self.seconds, 3),
+            "busy_share": round(share, 3) if share is not None else None,
+            "unit": self.unit,
+            "per_worker": {name: s.to_dict() for name, s in sorted(self.shares.items())},
+        }
+
+    def text(self) -> str:
+        share = self.busy_share
+        lines = [
+            f"ran on {self.cluster}: {self.tasks:,} task{'' if self.tasks == 1 else 's'} on {self.workers} "
+            f"worker{'' if self.workers == 1 else 's'} in {self.seconds:.1f} s"
+            + (f", workers busy {share:.0%} of the time" if share is not None else "")
+        ]
+        for name, s in sorted(self.shares.items()):
+            rate = f", {s.units / s.seconds:,.0f} {self.unit}/s" if s.seconds > 0 and s.units else ""
+            lines.append(f"  worker {name}: {s.tasks:,} tasks, {s.units:,} {self.unit} in {s.seconds:.1f} s{rate}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Done(Generic[R]):
+    """A finished task: its index among the campaign's tasks and its result."""
+
+    index: int
+    result: R
+
+
+def _timed(fn: Callable[..., R], *args: Any) -> tuple[R, str, float]:
+    """Run on a worker: ``fn(*args)``, the worker's name and the seconds it took."""
+    began = time.perf_counter()
+    result = fn(*args)
+    return result, str(get_worker().name), time.perf_counter() - began
+
+
+def _completed(futures: list[Future], timeout: float | None, cluster: str) -> Iterator[Future]:
+    try:
+        yield from as_completed(futures, timeout=timeout)
+    except TimeoutError:
+        raise EnvironmentFailure(f"--cluster {cluster}: the campaign did not finish within {timeout:g} s") from None
+
+
+def run_tasks(
+    client: Client,
+    cluster: str,
+    fn: Callable[..., R],
+    items: Sequence[tuple[Any, ...]],
+    *,
+    name: str,
+    units: Callable[[R], int] = lambda _: 0,
+    unit: str = "units",
+    done: Callable[[Done[R]], None] | None = None,
+    timeout: float | None = None,
+) -> tuple[list[R], Ran]:
+    """``fn(*item)`` for each item, one task each, and the results in the order of the
+    items.  ``done`` is told of each result as it arrives (progress; a campaign that
+    stops early).  A task whose worker died too often is an
+    :class:`~horserace.errors.EnvironmentFailure`, as is a scheduler that goes away; an
+    error raised by ``fn`` on a worker is raised here.  ``timeout``: seconds the whole
+    campaign may take (an :class:`~horserace.errors.EnvironmentFailure` after them)."""
+    ran = Ran(cluster, len(client.scheduler_info(n_workers=-1).get("workers", {})), len(items), unit=unit)
+    campaign = f"horserace-{name}-{uuid.uuid4().hex[:12]}"
+    task = functools.partial(_timed, fn)
+    began = time.perf_counter()
+    futures: list[Future] = [
+        client.submit(task, *item, key=f"{campaign}-{i}", pure=False) for i, item in enumerate(items)
+    ]
+    index = {f.key: i for i, f in enumerate(futures)}
+    results: list[R | None] = [None] * len(items)
+    finished = [False] * len(items)
+    try:
+        for future in _completed(futures, timeout, cluster):
+            i = index[future.key]
+            try:
+                result, worker, seconds = future.result()
+            except KilledWorker as exc:
+                raise EnvironmentFailure(
+                    f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while running it "
+                    f"({exc}); nothing of it is counted"
+                ) from None
+            except CancelledError as exc:  # the scheduler cancels nothing of ours: it went away
+                raise EnvironmentFailure(
+                    f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
+                ) from None
+            if finished[i]:
+                continue
+            finished[i] = True
+            results[i] = result
+            share = ran.shares.setdefault(worker, WorkerShare())
+            share.tasks += 1
+            share.seconds += seconds
+            share.units += units(result)
+            if done is not None:
+                done(Done(i, result))
+    finally:
+        ran.seconds = time.perf_counter() - began
+        left = [f for f, ok in zip(futures, finished) if not ok]
+        if left:
+            try:
+                client.cancel(left, force=True)
+            except Exception:  # a scheduler already gone: its futures went with it
+                pass
+    return cast("list[R]", results), ran  # every task finished: none is left None

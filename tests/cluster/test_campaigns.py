@@ -1,0 +1,280 @@
+"""Campaigns on a ``LocalCluster`` (tests/cluster/conftest.py): fuzzing in seed-range
+shards merges into the result of the same seeds, a finding is written once, a worker
+killed mid-campaign loses no seed and counts none twice; perft's divide by root move and
+the mutants' verdicts equal those of one process; the command line says where it ran,
+and a bad address, a missing extra, Ctrl-C are told clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from horserace.cli import main
+from horserace.cli.exitcodes import ExitCode
+from horserace.cluster.connect import connected, parse
+from horserace.cluster.fuzz import fuzz_on, portable, shard_seeds, shards_of
+from horserace.cluster.mutants import mutants_on
+from horserace.cluster.perft import count_on
+from horserace.conformance.server import reference_argv
+from horserace.corpus import positions
+from horserace.corpus.loader import load_paths
+from horserace.corpus.replay import replay_fixture
+from horserace.corpus.status import Status
+from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS
+from horserace.errors import EnvironmentFailure, UsageError
+from horserace.quality.fuzz import Plan, scenarios
+from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
+from horserace.resources.rulesets import resolve
+from tests.cluster.conftest import WAIT
+
+#: A mutant that the hand scenarios of seeds 0..159 under the canonical rules catch on
+#: two seeds only (found in process below, not assumed).
+RARE = "last-placer-opens-after-block"
+HAND_PLAN = Plan(kinds=("hand",), rulesets=(resolve("canonical"),))
+
+
+def _disagreeing_seeds(mutant: str, seeds: range) -> set[int]:
+    """The seeds whose hand scenario the mutant plays otherwise, replayed in process."""
+    declared = {name: (readings[0],) for name, readings in VARIANT_FIELDS.items()}
+    engine = MUTANTS[mutant].engine
+    return {
+        s
+        for s in seeds
+        if replay_fixture(scenarios(s, HAND_PLAN, declared)[0].fixture, engine=engine).status != Status.PASS
+    }
+
+
+def _covered(ranges: list[tuple[int, int]]) -> list[int]:
+    return sorted(seed for a, b in ranges for seed in range(a, b + 1))
+
+
+def test_shards_cut_the_budget_once():
+    assert shards_of(5, 23, 10) == [(5, 10), (15, 10), (25, 3)]
+    assert shard_seeds(100_000, 2) == 400 and shard_seeds(100, 2) == 13 and shard_seeds(3, 8) == 1
+    assert shard_seeds(100, 2, size=7) == 7
+    here = reference_argv()
+    assert portable(here)[0] == "{python}" and portable(here)[1:] == here[1:]
+    assert portable(["node", "adapter.js"]) == ["node", "adapter.js"]
+
+
+def test_cluster_addresses_are_checked():
+    assert parse("local:3").local == 3
+    assert parse("10.0.0.5:8786").address == "tcp://10.0.0.5:8786"
+    assert parse("tcp://sched.example:8786").address == "tcp://sched.example:8786"
+    for bad in ("local:0", "local:65", "nowhere", "http://x:1", "x:99999", ""):
+        with pytest.raises(UsageError):
+            parse(bad)
+
+
+def test_an_address_where_no_scheduler_answers_is_a_usage_error():
+    began = time.perf_counter()
+    with (
+        pytest.raises(UsageError, match=r"no scheduler answers at tcp://127\.0\.0\.1:9"),
+        connected("127.0.0.1:9", timeout=1),
+    ):
+        pass
+    assert time.perf_counter() - began < WAIT
+
+
+def test_a_finding_stops_the_campaign_and_is_written_once(client, tmp_path):
+    """Every seed disagrees: each shard that ran has one finding, at its first seed; the
+    shards that had not started when the first finding came back tried nothing, and the
+    result says which seeds were tried."""
+    argv = reference_argv("--mutant", "no-continuation")
+    result, ran = fuzz_on(client, "test", argv, 0, 160, plan=HAND_PLAN, shard_size=10, out_dir=tmp_path, timeout=WAIT)
+    starts = {first for first, _ in shards_of(0, 160, 10)}
+    assert result.findings and ran.tasks == 16
+    assert len(result.ranges) < 16  # some shards never started
+    assert all(a in starts and b == a for a, b in result.ranges)  # each stopped at its first seed
+    assert sorted(f.seed for f in result.findings) == sorted(a for a, _ in result.ranges)
+    written = sorted((tmp_path / "generated").iterdir())
+    assert len(written) == len(result.findings) == len({f.path for f in result.findings})
+    assert load_paths([tmp_path]).errors == []
+
+
+def test_a_worker_killed_mid_campaign_loses_no_seed_and_counts_none_twice(client, tmp_path):
+    """A worker process is killed (SIGKILL) while it runs a shard, once some shards are
+    done: Dask runs its shards again on the other worker, and the merged result covers
+    every seed of the budget once, with the findings of a run in one process."""
+    seeds = range(160)
+    expected = _disagreeing_seeds(RARE, seeds)
+    assert 0 < len(expected) < 5  # rare: most shards run whole
+    pids = client.run(os.getpid)
+    killed: list[int] = []
+
+    def kill_once(_: int) -> None:
+        if killed:
+            return
+        busy = [address for address, keys in client.processing().items() if keys]
+        if busy:
+            killed.append(pids[busy[0]])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+    result, ran = fuzz_on(
+        client,
+        "test",
+        reference_argv("--mutant", RARE),
+        0,
+        len(seeds),
+        plan=HAND_PLAN,
+        shard_size=20,
+        out_dir=tmp_path,
+        keep_going=True,
+        progress=kill_once,
+        timeout=WAIT,
+    )
+    assert killed, "no worker was busy when the first shard came back"
+    assert sorted(f.seed for f in result.findings) == sorted(expected)
+    # Each shard once: whole, or up to its finding.
+    want = []
+    for first, count in shards_of(0, len(seeds), 20):
+        found = [s for s in expected if first <= s < first + count]
+        want.append((first, min(found) if found else first + count - 1))
+    assert sorted(result.ranges) == want
+    covered = _covered(result.ranges)
+    assert covered == sorted(set(covered))  # no seed twice
+    assert result.tried.kinds["hand"] == result.tried.hands == len(covered)
+    assert sum(s.tasks for s in ran.shares.values()) == ran.tasks == 8
+    assert len(list((tmp_path / "generated").iterdir())) == len(expected)
+    client.wait_for_workers(2, timeout=WAIT)  # the nanny restarts the killed worker
+
+
+def test_the_merged_divide_is_the_count_of_one_process(client):
+    for name, depth, variants in (
+        (positions.SeedName(1, players=4), 7, {}),
+        (positions.SeedName(3, players=3), 6, {"continuation": "optional"}),
+    ):
+        ruleset = CANONICAL
+        for field, reading in variants.items():
+            ruleset = ruleset.with_variant(field, reading)
+        position = positions.from_seed(name, ruleset)
+        here = positions.count(position, depth, ruleset)
+        there, ran = count_on(client, "test", position, depth, ruleset, timeout=WAIT)
+        assert there.divide == here.divide and there.nodes == here.nodes
+        assert ran.tasks == len(here.divide) > 1
+        assert sum(s.units for s in ran.shares.values()) == here.nodes
+
+
+def test_mutants_on_the_cluster_get_the_verdicts_of_one_process(client, corpus):
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
+    chosen = [MUTANTS["terminal-double-once"], MUTANTS["exact-target"]]
+    verdicts, ran = mutants_on(client, "test", chosen, fixtures, in_process=True, timeout=WAIT)
+    assert [v.mutant.name for v in verdicts] == [m.name for m in chosen]
+    assert [v.killers for v in verdicts] == [judge_in_process(m, fixtures).killers for m in chosen]
+    (through,), _ = mutants_on(client, "test", chosen[:1], fixtures, timeout=WAIT)
+    assert through.killers == judge_through_protocol(chosen[0], fixtures).killers and through.killed
+
+
+def test_fuzz_on_a_scheduler_address_says_where_it_ran(client, tmp_path, capsys):
+    address = client.scheduler.address
+    code = main(
+        [
+            "fuzz",
+            "--cluster",
+            address,
+            "--kind",
+            "settlement",
+            "--budget",
+            "40",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == ExitCode.OK and report["kinds"] == {"settlement": 40}
+    assert _covered([tuple(r) for r in report["tried"]]) == list(range(40))
+    assert report["cluster"]["cluster"] == address and report["cluster"]["workers"] == 2
+    assert report["cluster"]["tasks"] == 8  # 40 seeds, at least 4 shards per worker
+    code = main(["perft", "seed:2", "--depth", "5", "--divide", "--cluster", address])
+    out = capsys.readouterr().out
+    assert code == ExitCode.OK and f"ran on {address}" in out
+
+
+def test_ctrl_c_cancels_the_tasks_left(client):
+    def interrupt(_: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fuzz_on(
+            client, "test", reference_argv(), 0, 200, plan=HAND_PLAN, shard_size=5, progress=interrupt, timeout=WAIT
+        )
+    deadline = time.monotonic() + WAIT
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
+
+
+def test_the_usage_errors_of_cluster_options(capsys):
+    assert main(["fuzz", "--cluster", "nowhere", "--budget", "1"]) == ExitCode.USAGE
+    assert main(["fuzz", "--shard-seeds", "5", "--budget", "1"]) == ExitCode.USAGE
+    assert main(["fuzz", "--cluster", "local:1", "--jobs", "2", "--budget", "1"]) == ExitCode.USAGE
+    assert main(["perft", "seed:1", "--depth", "3", "--cluster", "local:1"]) == ExitCode.USAGE  # no --divide
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "--divide" in err
+
+
+def test_without_the_extra_the_command_says_what_to_install():
+    code = (
+        "import sys; sys.modules['distributed'] = None\n"
+        "from horserace.cli import main\n"
+        "sys.exit(main(['fuzz', '--cluster', 'local:2', '--budget', '1']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == ExitCode.USAGE
+    assert "pip install 'horserace[distributed]'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_scheduler_that_goes_away_is_an_environment_failure():
+    """Its own cluster: stopped in the middle of a campaign."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    local = LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",  # its HTTP endpoints on a free loopback port
+        scheduler_kwargs={"dashboard": False},
+        silence_logs=logging.CRITICAL,
+    )
+    try:
+        with Client(local, timeout=WAIT) as c:
+
+            def stop_scheduler(_: int) -> None:
+                local.close(timeout=WAIT)
+
+            with pytest.raises(EnvironmentFailure, match="scheduler"):
+                fuzz_on(
+                    c,
+                    "test",
+                    reference_argv(),
+                    0,
+                    40,
+                    plan=HAND_PLAN,
+                    shard_size=5,
+                    progress=stop_scheduler,
+                    timeout=WAIT,
+                )
+    finally:
+        local.close(timeout=WAIT)
+
+
+def test_bench_on_a_cluster_gives_its_figures(client, capsys):
+    address = client.scheduler.address
+    assert main(["bench", "--hands", "0", "--cluster", address, "--cluster-seeds", "16", "--format", "json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)["cluster"]
+    assert figures["cluster"] == address and figures["workers"] == 2 and figures["seeds"] == 16
+    assert figures["shards"] == 8 and figures["hands"] > 0 and figures["findings"] == 0
+    assert figures["hands_per_second_per_worker"] * 2 == pytest.approx(figures["hands_per_second"], abs=2)
+    assert 0 < figures["task_round_trip_ms"]["min"] <= figures["task_round_trip_ms"]["median"]
+    assert figures["task_in_batch_ms"] > 0 and figures["shard_fixed_seconds"] > 0
