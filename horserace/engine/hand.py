@@ -129,6 +129,7 @@ class Hand:
     forced_readings: ClassVar[Mapping[str, str]] = {}
 
     __slots__ = (
+        "_boneyard_end",
         "_continuing",
         "_custom_continuation",
         "_drawn_mask",
@@ -208,6 +209,7 @@ class Hand:
         self.layout = self.layout_class(branch_use_one=ruleset.branch_use is _BRANCH_USE_ONE)
         self.hands: list[Mask] = masks
         self.boneyard: list[Tile] = list(boneyard)
+        self._boneyard_end = len(self.boneyard)  # _next_draw when the boneyard is empty
         self._next_draw = 0
         self.scores = list(scores)
         self.to_act: Seat = opener
@@ -266,7 +268,7 @@ class Hand:
 
     @property
     def boneyard_left(self) -> int:
-        return len(self.boneyard) - self._next_draw
+        return self._boneyard_end - self._next_draw
 
     @property
     def pending_drawn(self) -> Tile | None:
@@ -348,11 +350,14 @@ class Hand:
     def _place(self, seat: Seat, tile: Tile, target: Tile | None, port: Port | None) -> Place | None:
         """Apply a placement already known to be legal (the hot path).
 
-        Written for speed (measured in machine instructions with valgrind, two-player
-        random hands): the common case, a placement that neither ends the hand nor earns a
-        continuation, runs the fewest lines; the variants' flags are tested where their
-        rule applies; the opening is known from the move (it alone has no target,
-        HR-MOVE-1); the turn passes without a call to :meth:`_next_turn`."""
+        Written for speed, measured in executed bytecodes and machine instructions
+        (valgrind) over two-player random hands: the common case, a placement that neither
+        ends the hand nor earns a continuation, runs the fewest lines (128 bytecodes a
+        placement on average, from 137); the hand's and match's end (HR-TURN-2) is one
+        test on that path; the opening is known from the move (it alone has no target,
+        HR-MOVE-1); the turn passes without a call to :meth:`_next_turn`.  :meth:`run`
+        writes this method out in its loop for the canonical turn rules
+        (:meth:`_run_plain`): a change here is a change there."""
         layout = self.layout
         count = layout.place(tile, target, port)
         bit = 1 << tile
@@ -360,7 +365,6 @@ class Hand:
         hand = hands[seat] ^ bit
         hands[seat] = hand
         self._passes = 0
-        self._last_ended = None
         credit_raw = CREDIT[count]
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
         drawn = tile == self._exempt or (self._whole_hand and self._drawn_mask & bit != 0)
@@ -379,38 +383,31 @@ class Hand:
         if target is None and not self._opening_continues:
             continues = False  # HRI-3 variant
         blocked = False
-        if self._next_draw == len(self.boneyard) and self._immediate_block and not match_end and hand:
+        if self._next_draw == self._boneyard_end and self._immediate_block and not match_end and hand:
             open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5: does anyone still hold a placement?
             blocked = not any(h & open_mask for h in hands)
-        event = None
+        if match_end or not hand or blocked:
+            # HR-TURN-2: the end of the hand or match takes priority over a continuation.
+            self._last_ended = None
+            event = None
+            if self.record:
+                # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
+                event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, False, drawn))
+                self.events.append(event)
+            if match_end:
+                self.end_by_placement(side)
+            elif not hand:
+                self._finish(_DOMINO, seat)  # HR-END-1
+            else:
+                self._finish(_BLOCKED, None)
+            return event
         if self.record:
-            # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
-            event = _new(
-                Place,
-                (
-                    seat,
-                    tile,
-                    target,
-                    port,
-                    count,
-                    credit_raw,
-                    credit_raw // 5,
-                    # HR-TURN-2: the end of the hand or match takes priority
-                    continues and not (match_end or not hand or blocked),
-                    drawn,
-                ),
-            )
+            event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn))
             self.events.append(event)
-        if match_end:
-            self.end_by_placement(side)
-            return event
-        if not hand:
-            self._finish(_DOMINO, seat)  # HR-END-1
-            return event
-        if blocked:
-            self._finish(_BLOCKED, None)
-            return event
+        else:
+            event = None
         if continues:  # HR-TURN-1
+            self._last_ended = None
             self._pending = -1
             self._continuing = True
             self._drew = False
@@ -439,7 +436,7 @@ class Hand:
             )
         if self.hands[seat] & self.layout.open_mask:
             raise IllegalAction(f"seat {seat} holds a legal placement and must play", rule="HR-DRAW-1", seat=seat)
-        if self._next_draw >= len(self.boneyard):
+        if self._next_draw >= self._boneyard_end:
             raise IllegalAction("the boneyard is empty", rule="HR-DRAW-4", seat=seat)
         if self._undo is not None:
             self._keep(False, None)
@@ -460,7 +457,7 @@ class Hand:
             # HR-TURN-3: this tile, placed next, earns no continuation.  Set per draw, not
             # checked per placement; a tile is placed once, so it never needs resetting.
             self._exempt = tile if self.drawn_tile_exception else -1
-        elif self._next_draw == len(self.boneyard) and self._immediate_block:
+        elif self._next_draw == self._boneyard_end and self._immediate_block:
             self._check_block()
         return tile
 
@@ -469,7 +466,7 @@ class Hand:
         self._check_actor(seat)
         if self._pending >= 0 or self.hands[seat] & self.layout.open_mask:
             raise IllegalAction(f"seat {seat} holds a legal placement and may not pass", rule="HR-PASS-1", seat=seat)
-        if self._next_draw < len(self.boneyard):
+        if self._next_draw < self._boneyard_end:
             raise IllegalAction(
                 f"the boneyard still holds {self.boneyard_left} tile(s); seat {seat} must draw",
                 rule="HR-PASS-1",
@@ -495,7 +492,7 @@ class Hand:
         given with its layout, an empty boneyard and no seat able to place.  Under the
         canonical HRI-5 it ends at once, with no pass; under ``round-of-passes`` the
         players pass first, as in play.  Call it once the layout is built."""
-        if not self.over and self._next_draw == len(self.boneyard) and self._immediate_block:
+        if not self.over and self._next_draw == self._boneyard_end and self._immediate_block:
             self._check_block()
 
     def end_turn(self, seat: Seat) -> None:
@@ -512,7 +509,7 @@ class Hand:
         if self.record:
             self.events.append(EndTurn(seat))
         self._next_turn(seat, None)
-        if self._next_draw == len(self.boneyard) and self._immediate_block:
+        if self._next_draw == self._boneyard_end and self._immediate_block:
             self._check_block()
 
     def run(self, choose: Callable[[list[Move]], Move], give_up: Callable[[], bool] | None = None) -> None:
@@ -524,14 +521,26 @@ class Hand:
         forgotten: the hand is played to its end."""
         if self._undo is not None:
             self._undo.clear()
+        optional = give_up is not None and self.ruleset.continuation is _OPTIONAL
+        if (
+            optional
+            or self._custom_continuation
+            or self._whole_hand
+            or self._end_turn_variant
+            or not self._opening_continues
+        ):
+            # give_up() is called only when ``optional``, so never on None; the cast
+            # (once per hand) tells mypy so.
+            self._run_each(choose, cast("Callable[[], bool]", give_up), optional)
+        else:
+            self._run_plain(choose)
+
+    def _run_each(self, choose: Callable[[list[Move]], Move], give_up: Callable[[], bool], optional: bool) -> None:
+        """:meth:`run` under any rules: each placement through :meth:`_place`."""
         layout = self.layout
         hands = self.hands
-        moves_for_mask = layout.moves_for_mask  # bound once: this loop is the benchmark's hot path
+        moves_for_mask = layout.moves_for_mask  # bound once: this loop is a hot path
         place = self._place
-        optional = give_up is not None and self.ruleset.continuation is _OPTIONAL
-        # give_up() is called only when ``optional``, so never on None; the cast (once per
-        # hand, outside the loop) tells mypy so.
-        give_up = cast("Callable[[], bool]", give_up)
         while not self.over:
             seat = self.to_act
             pending = self._pending
@@ -545,13 +554,97 @@ class Hand:
             else:
                 if optional and self.may_end_turn() and give_up():
                     self.end_turn(seat)
-                elif self._next_draw < len(self.boneyard):
+                elif self._next_draw < self._boneyard_end:
                     self._draw(seat)
                 else:
                     self._pass(seat)
                 continue
             tile, target, port = choose(moves)
             place(seat, tile, target, port)
+
+    def _run_plain(self, choose: Callable[[list[Move]], Move]) -> None:
+        """:meth:`run` when no variant of the turn rules is in force (HR-TURN-1..3 as
+        written, HRI-1..4 canonical, :meth:`earns_continuation` not overridden): the
+        benchmark's hot path, with :meth:`_place` written out in the loop.
+
+        It makes the same placements, events and state as :meth:`_place` (the layout's
+        own ``place``, the seams ``end_by_placement``, ``settle`` and
+        ``next_opener_after``, the readings of HRI-5 and HRI-10 included), and
+        tests/engine/test_run_paths.py holds it to that over every seating, reading and
+        mutant.  What it saves, measured in machine instructions with valgrind over
+        two-player random hands: a call per placement, and the reads of what stays fixed
+        for the hand (the layout, the hands, the event list, the flags, the boneyard's
+        size), made once here instead of once per placement: some 6% of a hand."""
+        layout = self.layout
+        hands = self.hands
+        moves_for_mask = layout.moves_for_mask
+        moves_for = layout.moves_for
+        place_tile = layout.place
+        record = self.events.append if self.record else None
+        boneyard_end = self._boneyard_end
+        immediate_block = self._immediate_block
+        partnership = self.partnership
+        seats = self.seats
+        target_score = self.target
+        scores = self.scores  # changed in place until the hand ends; then the loop ends
+        while not self.over:
+            seat = self.to_act
+            pending = self._pending
+            if pending >= 0:
+                moves = [(pending, tg, p) for tg, p in moves_for(pending)]
+            elif hands[seat] & layout.open_mask:
+                moves = moves_for_mask(hands[seat])
+            elif self._next_draw < boneyard_end:
+                self._draw(seat)
+                continue
+            else:
+                self._pass(seat)
+                continue
+            tile, target, port = choose(moves)
+            # Hand._place from here, the same steps in the same order.
+            count = place_tile(tile, target, port)
+            hand = hands[seat] ^ (1 << tile)
+            hands[seat] = hand
+            self._passes = 0
+            credit_raw = CREDIT[count]
+            drawn = tile == self._exempt  # HR-TURN-3
+            if credit_raw:
+                side = seat % 2 if partnership else seat
+                score = scores[side] + credit_raw // 5
+                scores[side] = score
+                match_end = score >= target_score  # HR-MATCH-1: before anything else
+                continues = not drawn
+            else:
+                match_end = False
+                continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
+            blocked = False
+            if self._next_draw == boneyard_end and immediate_block and not match_end and hand:
+                open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5
+                blocked = not any(h & open_mask for h in hands)
+            if match_end or not hand or blocked:  # HR-TURN-2
+                self._last_ended = None
+                if record is not None:
+                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, False, drawn)))
+                if match_end:
+                    self.end_by_placement(side)
+                elif not hand:
+                    self._finish(_DOMINO, seat)  # HR-END-1
+                else:
+                    self._finish(_BLOCKED, None)
+                return
+            if record is not None:
+                record(_new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn)))
+            if continues:  # HR-TURN-1
+                self._last_ended = None
+                self._pending = -1
+                self._continuing = True
+                self._drew = False
+            else:  # the turn ends (HR-SEAT-3)
+                self.to_act = (seat + 1) % seats
+                self._continuing = False
+                self._pending = -1
+                self._drew = False
+                self._last_ended = (seat, "HR-TURN-3" if drawn else "HR-TURN-1")
 
     def play_forced(self) -> int:
         """Perform forced draws and passes until a placement must be chosen or the hand
@@ -564,7 +657,7 @@ class Hand:
                 return made
             if undo is not None:
                 self._keep(False, None)
-            if self._next_draw < len(self.boneyard):
+            if self._next_draw < self._boneyard_end:
                 self._draw(seat)
             else:
                 self._pass(seat)

@@ -390,8 +390,8 @@ class Layout:
         target_slots.remove((target, port))  # type: ignore[arg-type]  # port is set, see above
         filled = filled_ports[target] | (1 << port)  # type: ignore[operator]  # port is set, see above
         filled_ports[target] = filled
-        count = self.count
         if IS_DOUBLE[target]:
+            count = self.count
             if port <= LINEAR_B:  # type: ignore[operator]  # port is set, see above
                 if filled & _BOTH_LINEAR == _BOTH_LINEAR:
                     count -= 2 * value  # HR-COUNT-3: now interior
@@ -401,27 +401,27 @@ class Layout:
             elif port == BRANCH_A and not self._one_branch:
                 target_slots.append((target, BRANCH_B))  # HR-SPIN-3
         else:
-            count -= value  # that end is covered
+            count = self.count - value  # that end is covered
 
+        # Each branch appends its own join: one variable fewer on the hot path.
         if IS_DOUBLE[t]:
             filled_ports[t] = _LA  # a placed double touches with linear-a (HR-MOVE-1)
-            touching = LINEAR_A
+            self._joins.append((target, port, t, LINEAR_A))  # type: ignore[arg-type]  # port is set, see above
             count += 2 * lo
             slots[lo].append((t, LINEAR_B))
             added = lo
         elif lo == value:
             filled_ports[t] = _LOW_BIT
-            touching = PORT_LOW
+            self._joins.append((target, port, t, PORT_LOW))  # type: ignore[arg-type]  # port is set, see above
             added = HIGH[t]
             count += added
             slots[added].append((t, PORT_HIGH))
         else:
             filled_ports[t] = _HIGH_BIT
-            touching = PORT_HIGH
+            self._joins.append((target, port, t, PORT_HIGH))  # type: ignore[arg-type]  # port is set, see above
             added = lo
             count += lo
             slots[lo].append((t, PORT_LOW))
-        self._joins.append((target, port, t, touching))  # type: ignore[arg-type]  # port is set, see above
         self.count = count
         values = self._open_values | (1 << added)
         if not target_slots:
