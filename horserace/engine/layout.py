@@ -53,6 +53,10 @@ __all__ = [
 ]
 
 
+if MAX_PIPS != 6:  # pragma: no cover  (Layout.__init__ writes out one slot list per value)
+    raise ImportError("the layout is written for the double-six set")
+
+
 def _mask_of_values(values: int) -> Mask:
     mask = 0
     for v in range(MAX_PIPS + 1):
@@ -74,6 +78,7 @@ PORT_NAMES = ("low", "high", "linear-a", "linear-b", "branch-a", "branch-b")
 _PORT_BY_NAME = {n: i for i, n in enumerate(PORT_NAMES)}
 _LA, _LB, _BA, _BB = 1 << LINEAR_A, 1 << LINEAR_B, 1 << BRANCH_A, 1 << BRANCH_B
 _BOTH_LINEAR = _LA | _LB
+_LOW_BIT, _HIGH_BIT = 1 << PORT_LOW, 1 << PORT_HIGH
 
 #: ``CREDIT[count]``: raw credit of a placement whose count is ``count`` (HR-CREDIT-1).
 #: The count never exceeds 168, the pips of the whole set (no tile counts more than its
@@ -139,7 +144,9 @@ class Layout:
     def __init__(self, *, branch_use_one: bool = False) -> None:
         self.order: list[Tile] = []
         self._filled: dict[Tile, int] = {}  # bit p set: port p is occupied
-        self._slots: list[list[tuple[Tile, Port]]] = [[] for _ in range(MAX_PIPS + 1)]
+        # One list per value 0..MAX_PIPS, written out: a comprehension costs a hand's
+        # set-up 3,000 machine instructions more (valgrind).
+        self._slots: list[list[tuple[Tile, Port]]] = [[], [], [], [], [], [], []]
         self._open_values = 0  # bit v set: some move attaches to value v
         #: Tiles that have a legal placement now; every tile on an empty layout (HR-OPEN-2).
         self.open_mask: Mask = FULL_SET_MASK
@@ -183,12 +190,10 @@ class Layout:
             low_bit = playable & -playable
             t = low_bit.bit_length() - 1
             playable ^= low_bit
-            lo = LOW[t]
-            for target, port in slots[lo]:
+            for target, port in slots[LOW[t]]:
                 out.append((t, target, port))
-            hi = HIGH[t]
-            if hi != lo:
-                for target, port in slots[hi]:
+            if not IS_DOUBLE[t]:  # a double's one value once
+                for target, port in slots[HIGH[t]]:
                     out.append((t, target, port))
         return out
 
@@ -379,13 +384,14 @@ class Layout:
         # From here ``port`` is a Port: a move names both a target and a port or neither
         # (normalise, moves_for_mask).  mypy cannot see the pairing and the hot path takes
         # no check to narrow it, hence the ``type: ignore`` comments below.
+        filled_ports = self._filled
         value = HIGH[target] if port == PORT_HIGH else LOW[target]
         target_slots = slots[value]
         target_slots.remove((target, port))  # type: ignore[arg-type]  # port is set, see above
-        filled = self._filled[target] | (1 << port)  # type: ignore[operator]  # port is set, see above
-        self._filled[target] = filled
-        count = self.count
+        filled = filled_ports[target] | (1 << port)  # type: ignore[operator]  # port is set, see above
+        filled_ports[target] = filled
         if IS_DOUBLE[target]:
+            count = self.count
             if port <= LINEAR_B:  # type: ignore[operator]  # port is set, see above
                 if filled & _BOTH_LINEAR == _BOTH_LINEAR:
                     count -= 2 * value  # HR-COUNT-3: now interior
@@ -395,27 +401,27 @@ class Layout:
             elif port == BRANCH_A and not self._one_branch:
                 target_slots.append((target, BRANCH_B))  # HR-SPIN-3
         else:
-            count -= value  # that end is covered
+            count = self.count - value  # that end is covered
 
+        # Each branch appends its own join: one variable fewer on the hot path.
         if IS_DOUBLE[t]:
-            self._filled[t] = _LA  # a placed double touches with linear-a (HR-MOVE-1)
-            touching = LINEAR_A
+            filled_ports[t] = _LA  # a placed double touches with linear-a (HR-MOVE-1)
+            self._joins.append((target, port, t, LINEAR_A))  # type: ignore[arg-type]  # port is set, see above
             count += 2 * lo
             slots[lo].append((t, LINEAR_B))
             added = lo
         elif lo == value:
-            self._filled[t] = 1 << PORT_LOW
-            touching = PORT_LOW
+            filled_ports[t] = _LOW_BIT
+            self._joins.append((target, port, t, PORT_LOW))  # type: ignore[arg-type]  # port is set, see above
             added = HIGH[t]
             count += added
             slots[added].append((t, PORT_HIGH))
         else:
-            self._filled[t] = 1 << PORT_HIGH
-            touching = PORT_HIGH
+            filled_ports[t] = _HIGH_BIT
+            self._joins.append((target, port, t, PORT_HIGH))  # type: ignore[arg-type]  # port is set, see above
             added = lo
             count += lo
             slots[lo].append((t, PORT_LOW))
-        self._joins.append((target, port, t, touching))  # type: ignore[arg-type]  # port is set, see above
         self.count = count
         values = self._open_values | (1 << added)
         if not target_slots:

@@ -107,9 +107,19 @@ def tiles_of(mask: Mask) -> list[Tile]:
 
 def pips_of(mask: Mask) -> int:
     """Total pip value of the tiles in a bit mask (HR-SET-2)."""
-    total = 0
-    while mask:
-        low_bit = mask & -mask
-        total += PIPS[low_bit.bit_length() - 1]
-        mask ^= low_bit
-    return total
+    # Four table look-ups, seven tiles each, in place of a loop over the bits: a quarter
+    # of the machine instructions (valgrind) for a hand's end.
+    return (
+        _PIPS_OF_BITS_0[mask & 127]
+        + _PIPS_OF_BITS_7[mask >> 7 & 127]
+        + _PIPS_OF_BITS_14[mask >> 14 & 127]
+        + _PIPS_OF_BITS_21[mask >> 21]
+    )
+
+
+def _pips_table(first: Tile) -> tuple[int, ...]:
+    """Pips of each combination of the seven tiles from index ``first`` on, by bit mask."""
+    return tuple(sum(PIPS[first + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+
+
+_PIPS_OF_BITS_0, _PIPS_OF_BITS_7, _PIPS_OF_BITS_14, _PIPS_OF_BITS_21 = (_pips_table(f) for f in (0, 7, 14, 21))
