@@ -28,6 +28,8 @@ __all__ = ["Options", "Outcome", "Worker", "conformant", "counts", "run"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
+#: The window is refilled once this few requests are outstanding (see Worker.run_many).
+REFILL = WINDOW // 2
 
 
 @dataclass
@@ -186,7 +188,10 @@ class Worker:
     def run_many(self, items: Iterable[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
         """Run fixtures in order, calling ``emit`` with each outcome.  In persistent mode
         up to ``WINDOW`` requests are sent ahead of their answers, so the runner and the
-        implementation work at the same time; answers must come back in order.  After a
+        implementation work at the same time; answers must come back in order.  The
+        window is refilled once ``REFILL`` or fewer requests are outstanding, a burst of
+        requests written one after another (an implementation that has caught up and
+        waits for input is woken once a burst, not once a request).  After a
         crash or a timeout the process is restarted (with a new handshake) and the
         requests that were sent ahead are sent again.
 
@@ -226,10 +231,14 @@ class Worker:
                     emit(Outcome(fx, Status.CRASH, f"the implementation wrote a line nobody asked for: {extra!r}"))
                     todo.popleft()
                     continue
-            while len(sent) < WINDOW and waiting():
-                fx, seq = todo.popleft()
-                self.impl.send(self.request(fx, seq), self.options.timeout)
-                sent.append((fx, seq))
+            if len(sent) <= REFILL:
+                # The burst's fixtures are taken (made, by a generator) first, then sent.
+                burst: list[tuple[Fixture, str]] = []
+                while len(sent) + len(burst) < WINDOW and waiting():
+                    burst.append(todo.popleft())
+                for fx, seq in burst:
+                    self.impl.send(self.request(fx, seq), self.options.timeout)
+                    sent.append((fx, seq))
             fx, seq = sent.popleft()
             start = time.perf_counter()
             try:
