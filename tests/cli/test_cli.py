@@ -90,7 +90,7 @@ def test_bench_fuzz_gives_both_workloads_with_one_and_two_processes(capsys):
     assert mix["scenarios"] == 4 * len(mix["kinds"]) == 24 and mix["hands"] > 4  # a match has hands of its own
     for f in doc["figures"]:
         assert 0 < f["min_hands_per_second"] <= f["median_hands_per_second"] <= f["max_hands_per_second"]
-        assert f["per_process_hands_per_second"] == round(f["median_hands_per_second"] / f["jobs"])
+        assert abs(f["per_process_hands_per_second"] - f["median_hands_per_second"] / f["jobs"]) <= 1
         assert f["runner_cpu_ms_per_scenario"] > 0 and f["implementation_cpu_ms_per_scenario"] >= 0
     assert main(argv) == ExitCode.OK
     text = capsys.readouterr().out
