@@ -164,9 +164,12 @@ def _data(value: Any) -> bytes:
 
 def _same_data(expected: Any, actual: Any) -> bool:
     """The same JSON data with the same key order, types included (``1`` is not
-    ``true``), decided in C: some three times cheaper than :func:`_identical` on a
-    hand's trace.  ``False`` says only that the bytes differ (keys in another order,
-    ``1.0`` for ``1``): then the walk decides."""
+    ``true``), decided in C: equal in Python (where ``1 == 1.0 == True``), then equal
+    pickled; some three times cheaper than :func:`_identical` on a hand's trace.
+    ``False`` says only that they are not equal so (keys in another order, ``1.0`` for
+    ``1``, an unordered collection in another order): then the walk decides."""
+    if expected != actual:  # in C, and at the first difference: a hostile answer is never pickled
+        return False
     try:
         return _data(expected) == _data(actual)
     except (RecursionError, pickle.PicklingError, TypeError, ValueError):
