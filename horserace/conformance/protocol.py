@@ -110,8 +110,12 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
+#: One encoder for every line (json.dumps with options would build one per call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(message: dict) -> bytes:
-    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
 _ANSWER_FIELDS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from horserace._version import __version__
@@ -28,6 +28,8 @@ __all__ = ["Options", "Outcome", "Worker", "conformant", "counts", "run"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
+#: The window is refilled once this few requests are outstanding (see Worker.run_many).
+REFILL = WINDOW // 2
 
 
 @dataclass
@@ -183,24 +185,42 @@ class Worker:
         self.run_many([(fx, seq)], results.append)
         return results[0]
 
-    def run_many(self, items: list[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
+    def run_many(self, items: Iterable[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
         """Run fixtures in order, calling ``emit`` with each outcome.  In persistent mode
         up to ``WINDOW`` requests are sent ahead of their answers, so the runner and the
-        implementation work at the same time; answers must come back in order.  After a
+        implementation work at the same time; answers must come back in order.  The
+        window is refilled once ``REFILL`` or fewer requests are outstanding, a burst of
+        requests written one after another (an implementation that has caught up and
+        waits for input is woken once a burst, not once a request).  After a
         crash or a timeout the process is restarted (with a new handshake) and the
-        requests that were sent ahead are sent again."""
-        todo = deque(items)
+        requests that were sent ahead are sent again.
+
+        ``items`` may be a generator: each item is taken when there is room for its
+        request, so a fuzzer that makes its scenarios as they are asked for keeps the
+        window full while it makes the next one (and stops making them by ending the
+        generator)."""
+        source = iter(items)
+        todo: deque[tuple[Fixture, str]] = deque()  # taken from the source (or sent back) and not yet sent
+
+        def waiting() -> bool:
+            if not todo:
+                item = next(source, None)
+                if item is None:
+                    return False
+                todo.append(item)
+            return True
+
         if self.options.one_shot:
-            while todo:
+            while waiting():
                 emit(self._exchange_one(*todo.popleft()))
             return
         sent: deque[tuple[Fixture, str]] = deque()
-        while todo or sent:
+        while sent or waiting():
             if self.hello is None:
                 try:
                     self.handshake()
                 except ImplementationUnusable as exc:
-                    for fx, _ in [*sent, *todo]:
+                    for fx, _ in [*sent, *todo, *source]:
                         emit(Outcome(fx, Status.CRASH, f"could not restart the implementation: {exc}"))
                     return
                 extra = self.impl.unasked() if not sent else None
@@ -211,10 +231,14 @@ class Worker:
                     emit(Outcome(fx, Status.CRASH, f"the implementation wrote a line nobody asked for: {extra!r}"))
                     todo.popleft()
                     continue
-            while todo and len(sent) < WINDOW:
-                fx, seq = todo.popleft()
-                self.impl.send(self.request(fx, seq), self.options.timeout)
-                sent.append((fx, seq))
+            if len(sent) <= REFILL:
+                # The burst's fixtures are taken (made, by a generator) first, then sent.
+                burst: list[tuple[Fixture, str]] = []
+                while len(sent) + len(burst) < WINDOW and waiting():
+                    burst.append(todo.popleft())
+                for fx, seq in burst:
+                    self.impl.send(self.request(fx, seq), self.options.timeout)
+                    sent.append((fx, seq))
             fx, seq = sent.popleft()
             start = time.perf_counter()
             try:

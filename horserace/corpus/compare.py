@@ -20,7 +20,9 @@ text; :attr:`Difference.path` is the same place written for people
 
 from __future__ import annotations
 
+import io
 import json
+import pickle
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -124,7 +126,7 @@ def diff(
 ) -> list[Difference]:
     """Every difference of ``actual`` from ``expected`` (see the module docstring)."""
     if out is None:
-        if _identical(expected, actual):
+        if _same_data(expected, actual) or _identical(expected, actual):
             return []  # the usual case of a correct implementation, and a cheap one
         out = []
     last = at[-1] if at else None  # the key this value sits under (an index for a list item)
@@ -148,6 +150,30 @@ def diff(
     elif expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
         out.append(Difference(at, expected, actual))  # (1 == True in Python, not here)
     return out
+
+
+def _data(value: Any) -> bytes:
+    """``value`` pickled without the memo: the bytes say every type, value and key
+    order, and nothing else (no sharing of objects), so equal bytes are the same data."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # no memo: JSON data holds no cycle, and a shared object is written again
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def _same_data(expected: Any, actual: Any) -> bool:
+    """The same JSON data with the same key order, types included (``1`` is not
+    ``true``), decided in C: equal in Python (where ``1 == 1.0 == True``), then equal
+    pickled; some three times cheaper than :func:`_identical` on a hand's trace.
+    ``False`` says only that they are not equal so (keys in another order, ``1.0`` for
+    ``1``, an unordered collection in another order): then the walk decides."""
+    if expected != actual:  # in C, and at the first difference: a hostile answer is never pickled
+        return False
+    try:
+        return _data(expected) == _data(actual)
+    except (RecursionError, pickle.PicklingError, TypeError, ValueError):
+        return False
 
 
 #: The leaf types of JSON data: equal leaves of the same one are the same value.

@@ -113,11 +113,36 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
 
 def event_record(event: Event) -> dict[str, Any]:
     """One event as canonical plain data."""
-    if isinstance(event, Place):
+    if event.__class__ is Place:  # most events: the record written out in one go
+        seat, tile, target, port, count, credit_raw, credit, continues, drawn = event
+        if target is None:
+            return {
+                "event": "place",
+                "seat": seat,
+                "tile": NAMES[tile],
+                "count": count,
+                "credit_raw": credit_raw,
+                "credit": credit,
+                "continues": continues,
+                "drawn": drawn,
+            }
+        return {
+            "event": "place",
+            "seat": seat,
+            "tile": NAMES[tile],
+            "target": NAMES[target],
+            "port": PORT_NAMES[cast(Port, port)],  # a Place with a target has a port
+            "count": count,
+            "credit_raw": credit_raw,
+            "credit": credit,
+            "continues": continues,
+            "drawn": drawn,
+        }
+    if isinstance(event, Place):  # a subclass of it: the same record, field by field
         record: dict[str, Any] = {"event": "place", "seat": event.seat, "tile": NAMES[event.tile]}
         if event.target is not None:
             record["target"] = NAMES[event.target]
-            record["port"] = PORT_NAMES[cast(Port, event.port)]  # a Place with a target has a port
+            record["port"] = PORT_NAMES[cast(Port, event.port)]
         record.update(
             count=event.count,
             credit_raw=event.credit_raw,

@@ -15,6 +15,7 @@ when a check fails (the f-strings it replaces cost more per placement).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
@@ -26,7 +27,7 @@ from horserace.engine.hand import DEAL_SIZE, Hand, Move
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.perft import END_TURN, Decision, Progress, divide
 from horserace.engine.ruleset import BranchUse, Ruleset
-from horserace.engine.tiles import NAMES, TILE_COUNT, mask_of, parse_tile, pips_of
+from horserace.engine.tiles import MAX_PIPS, NAMES, TILE_COUNT, mask_of, parse_tile, pips_of, tile
 from horserace.engine.types import Port, Tile
 from horserace.errors import IllegalAction, RuleError, ScenarioError
 
@@ -59,16 +60,29 @@ def _refused(where: Where, message: str, rule: str | None = None, at: int | None
     return ScenarioError(f"{format_path(where)}: {message}", rule, at, path=where)
 
 
+#: Every tile written without spaces, either half first: a dictionary look-up in place of
+#: :func:`~horserace.engine.tiles.parse_tile`'s pattern (the server reads some 60 tiles
+#: per hand); anything else is parsed, and refused, as before.
+_WRITTEN: dict[str, Tile] = {f"[{a}|{b}]": tile(a, b) for a in range(MAX_PIPS + 1) for b in range(MAX_PIPS + 1)}
+
+
+def _parse_tile(text: str) -> Tile:
+    try:
+        return _WRITTEN[text]
+    except (KeyError, TypeError):  # another spelling, or not a string (a list is unhashable)
+        return parse_tile(text)
+
+
 def _tile(text: str, where: Where) -> Tile:
     try:
-        return parse_tile(text)
+        return _parse_tile(text)
     except RuleError as exc:
         raise _refused(where, exc.message, exc.rule) from None
 
 
 def _tiles(items: list[str], where: Where) -> list[Tile]:
     try:
-        return [parse_tile(t) for t in items]
+        return [_parse_tile(t) for t in items]
     except RuleError:
         for i, t in enumerate(items):  # which one: the path is made only now
             _tile(t, (*where, i))
@@ -77,8 +91,8 @@ def _tiles(items: list[str], where: Where) -> list[Tile]:
 
 def _placement(entry: dict[str, Any], where: Where) -> Move:
     try:
-        tile = parse_tile(entry["tile"])
-        target = parse_tile(entry["target"]) if "target" in entry else None
+        tile = _parse_tile(entry["tile"])
+        target = _parse_tile(entry["target"]) if "target" in entry else None
     except RuleError:  # which one: the path is made only now
         _tile(entry["tile"], (*where, "tile"))
         _tile(entry["target"], (*where, "target"))
@@ -95,7 +109,27 @@ def move_name(tile: Tile, target: Tile | None, port: Port | None) -> str:
 
 def with_target(ruleset: Ruleset, target: int) -> Ruleset:
     """The fixture's own target (HR-MATCH-1) under the fixture's readings."""
+    if target.__class__ is int:  # the usual case: made once per ruleset and target
+        return _with_target(ruleset, target)
+    return replace(ruleset, target=target)  # refused by the ruleset, as it says
+
+
+@functools.lru_cache(maxsize=512)
+def _with_target(ruleset: Ruleset, target: int) -> Ruleset:
     return replace(ruleset, target=target)
+
+
+@functools.lru_cache(maxsize=512)
+def _ruleset_of(readings: tuple[tuple[str, str], ...]) -> Ruleset:
+    return Ruleset.from_readings(dict(readings))
+
+
+def _ruleset(variants: Mapping[str, str] | None) -> Ruleset:
+    """The ruleset of a fixture's readings, made once per combination."""
+    try:
+        return _ruleset_of(tuple(variants.items()) if variants else ())
+    except TypeError:  # a reading that is not a string: refused by the ruleset, as it says
+        return Ruleset.from_readings(variants)
 
 
 # ---------------------------------------------------------------------- layout
@@ -413,7 +447,7 @@ def observe(
     """An engine's observations for a fixture input: the reference engine's, or those of
     ``engine``, a :class:`Hand` subclass (a variant or a mutant, through the seams that
     :class:`Hand` documents)."""
-    return OBSERVERS[kind](inp, Ruleset.from_readings(variants), engine)
+    return OBSERVERS[kind](inp, _ruleset(variants), engine)
 
 
 def check_scenario(fixture: Fixture) -> None:

@@ -24,14 +24,18 @@ from horserace.engine.seating import SEATINGS
 
 __all__ = [
     "CONFIGS",
+    "FUZZ_WORKLOADS",
     "PERFT_DEPTHS",
     "PERFT_FIXTURE",
+    "FuzzFigure",
     "PerftFigure",
     "PlayFigure",
     "current_rss_kib",
+    "format_fuzz",
     "format_text",
     "measure_conformance",
     "measure_corpus",
+    "measure_fuzz",
     "measure_perft",
     "measure_play",
     "measure_pytest_plugin",
@@ -177,6 +181,7 @@ def report(
     conformance_result: dict | None = None,
     plugin_result: dict | None = None,
     perft_result: list[PerftFigure] | None = None,
+    fuzz_result: dict | None = None,
 ) -> dict:
     return {
         "python": sys.version.split()[0],
@@ -187,6 +192,7 @@ def report(
         "conformance": conformance_result,
         "pytest_plugin": plugin_result,
         "perft": None if perft_result is None else [asdict(f) for f in perft_result],
+        "fuzz": fuzz_result,
     }
 
 
@@ -284,6 +290,8 @@ def format_text(result: dict) -> str:
             f"{plugin['with_plugin_ms']} ms: {plugin['added_ms']} ms added (median of {plugin['repeats']}, "
             f"range {low} to {high} ms)"
         )
+    if result.get("fuzz"):
+        lines += ["", format_fuzz(result["fuzz"])]
     return "\n".join(lines)
 
 
@@ -521,3 +529,164 @@ class _CountingMoves(Hand):
     def end_turn(self, seat: int) -> None:
         self.moves_made += 1
         super().end_turn(seat)
+
+
+# ---------------------------------------------------------------------- fuzzing
+#: The fuzzing workloads: (name, scenario kinds; empty: every kind).
+FUZZ_WORKLOADS: tuple[tuple[str, tuple[str, ...]], ...] = (("one hand", ("hand",)), ("every kind", ()))
+
+
+@dataclass
+class FuzzFigure:
+    workload: str  #: "one hand" (``fuzz --kind hand``) or "every kind" (the default mix)
+    kinds: list[str]
+    jobs: int
+    seeds: int
+    scenarios: int
+    hands: int  #: hands of play among the scenarios
+    repeats: int
+    median_scenarios_per_second: int
+    min_scenarios_per_second: int
+    max_scenarios_per_second: int
+    median_hands_per_second: int
+    min_hands_per_second: int
+    max_hands_per_second: int
+    #: The median divided by the processes: what each implementation process (and the
+    #: runner's thread beside it) does when ``jobs`` of them run side by side.
+    per_process_hands_per_second: int
+    per_process_scenarios_per_second: int
+    #: CPU time per scenario (medians, milliseconds): the runner's process (generator,
+    #: encoding, pipe, comparison; its start included) and the implementation processes
+    #: together (their start, hello and stop taken off).
+    runner_cpu_ms_per_scenario: float
+    implementation_cpu_ms_per_scenario: float
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _start_up_cpu(argv: list[str], repeats: int = 3) -> float:
+    """CPU seconds an implementation process spends starting, answering the hello and
+    stopping (the median of ``repeats``): taken off its CPU time per scenario."""
+    from horserace.conformance.runner import Options, Worker  # noqa: PLC0415  (see above measure_corpus)
+
+    spent = []
+    for _ in range(repeats):
+        children = _children_cpu()
+        worker = Worker(argv, Options())
+        try:
+            worker.declared()
+        finally:
+            worker.close()
+        spent.append(_children_cpu() - children)
+    return statistics.median(spent)
+
+
+def measure_fuzz(
+    seeds: int = 3000,
+    mix_seeds: int = 300,
+    repeats: int = 5,
+    jobs: tuple[int, ...] = (1, 2),
+    progress: Callable[[str], None] | None = None,
+) -> dict:
+    """Fuzzed scenarios and hands of play per second against ``horserace serve``, as
+    ``horserace fuzz`` runs them (:func:`horserace.quality.fuzz.fuzz`, shrinking left out:
+    the reference engine agrees with itself): the one-hand workload on ``seeds`` seeds,
+    every kind on ``mix_seeds``, each with ``jobs`` processes in turn; the workloads and
+    job counts alternate run by run, so a change of load on a shared machine falls on
+    all of them alike.  Also the CPU time of the runner's process and of the
+    implementation processes per scenario, which says which side is the bottleneck."""
+    import os  # noqa: PLC0415  (see above measure_corpus)
+
+    from horserace.conformance.server import reference_argv  # noqa: PLC0415
+    from horserace.quality.fuzz import SCENARIO_KINDS, Plan, fuzz  # noqa: PLC0415
+
+    argv = reference_argv()
+    start_up = _start_up_cpu(argv)
+    plans = [
+        (name, kinds or SCENARIO_KINDS, seeds if kinds else mix_seeds, j)
+        for name, kinds in FUZZ_WORKLOADS
+        for j in jobs
+    ]
+    runs: dict[int, list[tuple[float, float, float, float]]] = {i: [] for i in range(len(plans))}
+    tried: dict[int, tuple[int, int]] = {}
+    load_before = os.getloadavg()[0]
+    for r in range(repeats):
+        for i, (name, kinds, budget, j) in enumerate(plans):
+            if progress:
+                progress(f"fuzz: {name}, --jobs {j}: repeat {r + 1}/{repeats}")
+            cpu, children = time.process_time(), _children_cpu()
+            result = fuzz(argv, 0, budget, plan=Plan(kinds=kinds), jobs=j)
+            if result.findings:
+                raise RuntimeError(f"the reference engine disagrees with itself: {result.findings[0].message}")
+            runner_cpu = time.process_time() - cpu
+            impl_cpu = max(0.0, _children_cpu() - children - start_up * len(result.ranges))
+            scenarios = result.tried.scenarios
+            tried[i] = (scenarios, result.hands)
+            runs[i].append(
+                (
+                    result.scenarios_per_second or 0.0,
+                    result.hands_per_second or 0.0,
+                    runner_cpu * 1000 / scenarios,
+                    impl_cpu * 1000 / scenarios,
+                )
+            )
+    figures = []
+    for i, (name, kinds, budget, j) in enumerate(plans):
+        scenario_rates, hand_rates, runner_ms, impl_ms = (list(column) for column in zip(*runs[i]))
+        median_scenarios, median_hands = statistics.median(scenario_rates), statistics.median(hand_rates)
+        figures.append(
+            FuzzFigure(
+                name,
+                list(kinds),
+                j,
+                budget,
+                tried[i][0],
+                tried[i][1],
+                repeats,
+                round(median_scenarios),
+                round(min(scenario_rates)),
+                round(max(scenario_rates)),
+                round(median_hands),
+                round(min(hand_rates)),
+                round(max(hand_rates)),
+                round(median_hands / j),
+                round(median_scenarios / j),
+                round(statistics.median(runner_ms), 3),
+                round(statistics.median(impl_ms), 3),
+            )
+        )
+    return {
+        "implementation": "horserace serve",
+        "implementation_start_up_cpu_ms": round(start_up * 1000, 1),
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "figures": [asdict(f) for f in figures],
+    }
+
+
+def format_fuzz(fuzz_result: dict) -> str:
+    """The fuzzing figures as a table."""
+    first = fuzz_result["figures"][0]
+    before, after = fuzz_result["load_average"]
+    lines = [
+        f"Fuzzing against '{fuzz_result['implementation']}' (median [min-max] of {first['repeats']} runs, alternated; "
+        f"load average {before} before, {after} after)",
+        "",
+        f"{'workload':<11} {'jobs':>4} {'seeds':>6} {'scenarios':>9} {'hands':>6}  {'scenarios/s':>21}  "
+        f"{'hands/s':>21}  {'per process':>11}  {'CPU ms/scenario: runner':>23} {'implementation':>14}",
+    ]
+    for f in fuzz_result["figures"]:
+        scenarios = f"{f['median_scenarios_per_second']:,} [{f['min_scenarios_per_second']:,}-{f['max_scenarios_per_second']:,}]"
+        hands = f"{f['median_hands_per_second']:,} [{f['min_hands_per_second']:,}-{f['max_hands_per_second']:,}]"
+        lines.append(
+            f"{f['workload']:<11} {f['jobs']:>4} {f['seeds']:>6,} {f['scenarios']:>9,} {f['hands']:>6,}  {scenarios:>21}  "
+            f"{hands:>21}  {f['per_process_hands_per_second']:>11,}  {f['runner_cpu_ms_per_scenario']:>23.3f} "
+            f"{f['implementation_cpu_ms_per_scenario']:>14.3f}"
+        )
+    lines.append(
+        "per process: hands per second divided by the implementation processes; implementation CPU: its start "
+        f"({fuzz_result['implementation_start_up_cpu_ms']} ms a process) taken off"
+    )
+    return "\n".join(lines)

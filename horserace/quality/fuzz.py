@@ -22,8 +22,8 @@ import functools
 import random
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,7 @@ __all__ = [
     "write_finding",
 ]
 
-#: Seeds generated and sent at a time.
+#: Seeds judged between two reports of progress.
 BATCH = 32
 
 # The rule a disagreement in an event field is reported against, by event kind.
@@ -182,6 +182,11 @@ def _ruleset(readings: tuple[tuple[str, str], ...]) -> Ruleset:
     return Ruleset.from_readings(dict(readings))
 
 
+@functools.lru_cache(maxsize=256)
+def _sorted_readings(ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(ruleset.readings.items()))
+
+
 def _rules_of(plan: Plan, seed: int, declared: Declared) -> tuple[Ruleset, str]:
     """The ruleset of ``seed``: the next one given, in turn (changing once the seatings
     have all had their turn), or readings drawn among the declared ones."""
@@ -297,7 +302,7 @@ class Tried:
             self.hands += len(fx.input["hands"])
         self.tables.add(scenario.seating.label)
         self.rulesets.add((scenario.rules_name, scenario.ruleset.target))
-        self.readings.add(tuple(sorted(scenario.ruleset.readings.items())))
+        self.readings.add(_sorted_readings(scenario.ruleset))
 
     def merge(self, other: Tried) -> None:
         self.kinds.update(other.kinds)
@@ -557,36 +562,58 @@ def fuzz_range(
                 f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
             )
         plan = Plan(kinds, plan.seatings, plan.rulesets, plan.strict_rule_ids)
-        run = _judge(worker)
         tried = Tried()
-        done = 0
         began = time.perf_counter()
-        seed = first
-        while seed < first + count:
-            if stop is not None and stop.is_set():
-                break
-            batch = [s for n in range(seed, min(seed + BATCH, first + count)) for s in scenarios(n, plan, declared)]
-            outcomes = run([s.fixture for s in batch])
-            for scenario, outcome in zip(batch, outcomes):
-                tried.add(scenario)
-                if disagrees(outcome):
-                    fuzzing = time.perf_counter() - began
-                    small = shrink(
-                        Shrunk(scenario.fixture, outcome),
-                        run,
-                        seed=scenario.seed,
-                        seating=scenario.seating,
-                        ruleset=scenario.ruleset,
-                    )
-                    finding = finding_of(scenario, small, time.perf_counter() - began - fuzzing)
-                    if stop is not None:
-                        stop.set()
-                    seeds = scenario.seed - first + 1
-                    return Shard(first, seeds, fuzzing, finding, small.fixture, tried, unsupported)
-            done += len({s.seed for s in batch})
-            if progress:
-                progress(len({s.seed for s in batch}))
-            seed += BATCH
+        made: deque[Scenario] = deque()  # sent (or about to be), in order, awaiting their outcomes
+        found: list[tuple[Scenario, Outcome]] = []
+        done = 0  # seeds whose every scenario was judged
+        ticked = 0  # of which progress was told
+
+        def requests() -> Iterator[tuple[Fixture, str]]:
+            """The scenarios, made one seed at a time as the window asks for them: the
+            implementation answers the last ones while the next are made.  Nothing is
+            made after a disagreement, or once another shard has stopped the run."""
+            n = 0
+            for seed in range(first, first + count):
+                if found or (stop is not None and stop.is_set()):
+                    return
+                for scenario in scenarios(seed, plan, declared):
+                    made.append(scenario)
+                    n += 1
+                    yield scenario.fixture, f"{scenario.fixture.id}/{n}"
+
+        def judged(outcome: Outcome) -> None:
+            nonlocal done, ticked
+            scenario = made.popleft()
+            if found:
+                return  # sent ahead of the first disagreement: not tried
+            tried.add(scenario)
+            if disagrees(outcome):
+                found.append((scenario, outcome))
+            elif scenario.kind == plan.kinds[-1]:
+                done += 1  # that seed's last scenario (a seed makes one per kind, in order)
+                if progress and done - ticked >= BATCH:
+                    progress(done - ticked)
+                    ticked = done
+
+        worker.run_many(requests(), judged)
+        if found:
+            scenario, outcome = found[0]
+            fuzzing = time.perf_counter() - began
+            small = shrink(
+                Shrunk(scenario.fixture, outcome),
+                _judge(worker),
+                seed=scenario.seed,
+                seating=scenario.seating,
+                ruleset=scenario.ruleset,
+            )
+            finding = finding_of(scenario, small, time.perf_counter() - began - fuzzing)
+            if stop is not None:
+                stop.set()
+            seeds = scenario.seed - first + 1
+            return Shard(first, seeds, fuzzing, finding, small.fixture, tried, unsupported)
+        if progress and done > ticked:
+            progress(done - ticked)
         return Shard(first, done, time.perf_counter() - began, None, None, tried, unsupported)
     finally:
         worker.close()

@@ -78,6 +78,31 @@ def test_bench_perft_times_small_depths_by_repetition():
     assert text.startswith("Perft nodes per second on K5N2P7's deal (median of 2 runs")
 
 
+@pytest.mark.slow
+def test_bench_fuzz_gives_both_workloads_with_one_and_two_processes(capsys):
+    argv = ["bench", "--hands", "0", "--fuzz", "--repeat", "1", "--fuzz-seeds", "40", "--fuzz-mix-seeds", "4"]
+    assert main([*argv, "--format", "json"]) == ExitCode.OK
+    doc = json.loads(capsys.readouterr().out)["fuzz"]
+    figures = {(f["workload"], f["jobs"]): f for f in doc["figures"]}
+    assert sorted(figures) == [("every kind", 1), ("every kind", 2), ("one hand", 1), ("one hand", 2)]
+    hand, mix = figures["one hand", 1], figures["every kind", 1]
+    assert hand["kinds"] == ["hand"] and hand["scenarios"] == hand["hands"] == 40
+    assert mix["scenarios"] == 4 * len(mix["kinds"]) == 24 and mix["hands"] > 4  # a match has hands of its own
+    for f in doc["figures"]:
+        assert 0 < f["min_hands_per_second"] <= f["median_hands_per_second"] <= f["max_hands_per_second"]
+        assert abs(f["per_process_hands_per_second"] - f["median_hands_per_second"] / f["jobs"]) <= 1
+        assert f["runner_cpu_ms_per_scenario"] > 0 and f["implementation_cpu_ms_per_scenario"] >= 0
+    assert main(argv) == ExitCode.OK
+    text = capsys.readouterr().out
+    assert "Fuzzing against 'horserace serve' (median [min-max] of 1 runs" in text
+    assert any(line.startswith("one hand       2     40") for line in text.splitlines())
+
+
+def test_bench_fuzz_refuses_no_seeds(capsys):
+    assert main(["bench", "--hands", "0", "--fuzz", "--fuzz-seeds", "0"]) == ExitCode.USAGE
+    assert "--fuzz-seeds" in capsys.readouterr().err
+
+
 def test_console_script_help():
     out = subprocess.run([sys.executable, "-m", "horserace", "--help"], capture_output=True, text=True, check=True)
     assert "play" in out.stdout and "bench" in out.stdout and "Exit codes" in out.stdout

@@ -211,3 +211,39 @@ def test_large_requests_sent_ahead_do_not_wait_for_each_other():
         worker.close()
     assert [o.status for o in outcomes] == ["pass"] * len(matches)
     assert time.perf_counter() - start < 5  # no request waited for the timeout
+
+
+def test_a_generator_of_fixtures_is_read_as_the_window_asks_and_no_further():
+    """``run_many`` takes its fixtures from a generator one at a time as there is room
+    for a request (the fuzzer makes its scenarios so): never more than the window ahead
+    of the outcomes, and nothing after the generator ends."""
+    from horserace.conformance.runner import WINDOW, Options, Worker
+    from horserace.corpus.fixture import Fixture
+    from horserace.corpus.generate import hand_fixture
+    from horserace.engine.ruleset import CANONICAL
+    from horserace.engine.seating import SEATINGS
+
+    fixtures = [Fixture.observed(hand_fixture(s, SEATINGS[s % 4], CANONICAL), "(test)", 0) for s in range(3 * WINDOW)]
+    taken: list[int] = []
+    ahead: list[int] = []
+
+    def source():
+        for i, fx in enumerate(fixtures):
+            if i == 2 * WINDOW:
+                return  # the caller stops making fixtures
+            taken.append(i)
+            yield fx, f"{fx.id}/{i}"
+
+    def emit(outcome):
+        ahead.append(len(taken) - len(outcomes))
+        outcomes.append(outcome)
+
+    outcomes: list = []
+    worker = Worker([sys.executable, "-m", "horserace", "serve"], Options(timeout=5))
+    try:
+        worker.run_many(source(), emit)
+    finally:
+        worker.close()
+    assert [o.fixture for o in outcomes] == fixtures[: 2 * WINDOW] and {o.status for o in outcomes} == {"pass"}
+    assert taken == list(range(2 * WINDOW))
+    assert max(ahead) == WINDOW  # the window was full, and never more than full

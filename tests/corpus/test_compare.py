@@ -3,7 +3,9 @@ multisets with counts, divide keys on either side, short lists whole, events who
 
 from __future__ import annotations
 
-from horserace.corpus.compare import Difference, diff
+import pytest
+
+from horserace.corpus.compare import Difference, _identical, _same_data, diff
 
 POINTS = [
     {"tile": "[1|1]", "port": "linear-b", "value": 1},
@@ -85,3 +87,65 @@ def test_a_huge_unordered_collection_lists_twenty_items_and_says_how_many_more()
     assert got[0].text() == "winners: missing 0"
     assert {d.item for d in got[1:20]} == {"extra"}
     assert got[-1].text() == 'winners: expected "1 items", got "1,000 items; 981 more items differ, not listed"'
+
+
+def test_the_fast_test_of_identical_data_tells_a_boolean_from_a_number():
+    """Equal in Python is not the same JSON data (``True == 1 == 1.0``): the fast test
+    says "the same" only for the same types, so a boolean answered as a number is still
+    compared, and found, by the walk."""
+    trace = {"hands": [{"events": [{"event": "place", "seat": 1, "continues": True, "count": 0}] * 30}]}
+    copy = {"hands": [{"events": [dict(e) for e in trace["hands"][0]["events"]]}]}
+    assert _same_data(trace, copy)
+    for wrong in ({"continues": 1}, {"seat": True}, {"count": False}, {"count": 0.0}):
+        answer = {
+            "hands": [{"events": [*copy["hands"][0]["events"][:29], {**copy["hands"][0]["events"][29], **wrong}]}]
+        }
+        assert answer == trace  # what a fast test by == would take for the same
+        assert not _same_data(trace, answer)
+    assert diff(trace, {"hands": [{"events": [{**e, "continues": 1} for e in copy["hands"][0]["events"]]}]})
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [
+        ({"sum": 5, "credit": 1}, {"credit": 1, "sum": 5}),  # keys in another order
+        ({"tiles": ["[1|1]", "[2|2]"]}, {"tiles": ["[2|2]", "[1|1]"]}),  # an unordered collection in another order
+        ({"sum": 5}, {"sum": 5, "extra": 1}),  # a key absent from expected
+    ],
+)
+def test_what_the_fast_test_does_not_call_the_same_the_walk_still_judges(expected, actual):
+    assert not _same_data(expected, actual)
+    assert diff(expected, actual) == []
+
+
+def test_the_fast_test_never_calls_the_same_what_the_walk_does_not():
+    """Data and a near copy of it (some leaves swapped for an equal value of another
+    type: ``True`` for ``1``, ``1.0`` for ``1``, ``0`` for ``False``; some dicts in
+    another key order): the fast test says "the same" only where the walk does."""
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    leaves = st.none() | st.booleans() | st.integers(0, 2) | st.sampled_from([0.0, 1.0]) | st.sampled_from("ab")
+    data = st.recursive(
+        leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("xyz"), inner, max_size=3)
+    )
+
+    def near_copy(value, draw):
+        if isinstance(value, dict):
+            items = [(k, near_copy(v, draw)) for k, v in value.items()]
+            return dict(items[::-1] if draw(st.booleans()) else items)
+        if isinstance(value, list):
+            return [near_copy(v, draw) for v in value]
+        if value.__class__ in (bool, int) and value in (0, 1) and draw(st.booleans()):
+            twin = int(value) if value.__class__ is bool else bool(value)
+            return twin if draw(st.booleans()) else float(value)
+        return value
+
+    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.given(data, st.data())
+    def same_only_when_identical(a, drawn):
+        b = near_copy(a, drawn.draw)
+        assert a == b  # equal in Python, always
+        if _same_data(a, b):
+            assert _identical(a, b)
+
+    same_only_when_identical()

@@ -144,3 +144,27 @@ def test_players_and_partnership_fix_the_table(tmp_path, capsys):
     code, report = fuzz_json(capsys, "--players", "4", "--kind", "settlement", "--budget", "6", "--out", str(tmp_path))
     assert code == ExitCode.OK and report["tables"] == ["4 players"]
     assert main(["fuzz", "--players", "2", "--partnership", "--out", str(tmp_path)]) == ExitCode.USAGE
+
+
+def test_a_shard_counts_the_seeds_it_judged_whole_in_one_shot_mode_too():
+    """One process per scenario (no window): a seed counts once every scenario of it is
+    judged, and progress tells every seed once."""
+    from horserace.quality.fuzz import Plan, fuzz_range
+
+    told: list[int] = []
+    shard = fuzz_range(
+        serve(), 5, 3, plan=Plan(kinds=("settlement", "layout")), options=Options(one_shot=True), progress=told.append
+    )
+    assert shard.finding is None and (shard.first, shard.seeds) == (5, 3) and sum(told) == 3
+    assert dict(shard.tried.kinds) == {"settlement": 3, "layout": 3}
+
+
+def test_a_finding_stops_the_scenarios_sent_ahead_of_it_from_counting():
+    """The window holds scenarios of later seeds when the first disagreement comes back:
+    they are not counted as tried, and the shard ends at the finding's seed."""
+    from horserace.quality.fuzz import Plan, fuzz_range
+
+    argv = serve("--mutant", "tied-winners-split", "--rules", "canonical")
+    shard = fuzz_range(argv, 0, 1500, plan=Plan(kinds=("layout", "hand")))
+    assert shard.finding is not None and (shard.finding.seed, shard.finding.kind) == (345, "hand")
+    assert shard.seeds == 346 and dict(shard.tried.kinds) == {"layout": 346, "hand": 346}

@@ -83,6 +83,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="seeds of the campaign of --cluster, every kind (default: 1000)",
     )
+    p.add_argument(
+        "--fuzz",
+        action="store_true",
+        help="also measure fuzzed scenarios and hands per second against 'horserace serve': one hand per seed "
+        "(fuzz --kind hand) and every kind, each with --jobs 1 and 2, alternated (--repeat runs)",
+    )
+    p.add_argument(
+        "--fuzz-seeds",
+        type=int,
+        default=3000,
+        metavar="N",
+        help="seeds per run of the one-hand workload for --fuzz (default: 3000)",
+    )
+    p.add_argument(
+        "--fuzz-mix-seeds",
+        type=int,
+        default=300,
+        metavar="N",
+        help="seeds per run of the every-kind workload for --fuzz, six scenarios each (default: 300)",
+    )
     variant_options(p, "measure random play under this reading of the register (repeatable)")
 
 
@@ -91,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.hands < 0 or args.repeat < 1 or args.soak < 0:
         raise UsageError("--repeat must be at least 1, --hands and --soak at least 0")
+    if args.fuzz_seeds < 1 or args.fuzz_mix_seeds < 1:
+        raise UsageError("--fuzz-seeds and --fuzz-mix-seeds must be at least 1")
     bar = progress(sys.stderr.isatty())
     ruleset = ruleset_from(args)
     figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset) if args.hands else []
@@ -99,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     conformance_result = bench.measure_conformance(progress=bar) if args.conformance else None
     plugin_result = bench.measure_pytest_plugin(progress=bar) if args.pytest_plugin else None
     perft_result = bench.measure_perft(repeats=args.repeat, progress=bar) if args.perft else None
+    fuzz_result = (
+        bench.measure_fuzz(args.fuzz_seeds, args.fuzz_mix_seeds, repeats=args.repeat, progress=bar)
+        if args.fuzz
+        else None
+    )
     cluster_result = None
     if args.cluster:
         if args.cluster_seeds < 1:
@@ -110,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
             parse(spec)  # a malformed address is told before anything starts
         cluster_result = [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
     clear_progress(bar)
-    result = bench.report(figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result)
+    result = bench.report(
+        figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result, fuzz_result=fuzz_result
+    )
     if cluster_result is not None:
         result["cluster"] = cluster_result
     text = bench.format_text(result) if args.format == "text" else ""
