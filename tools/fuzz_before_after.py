@@ -16,6 +16,7 @@ then ``DIR/.venv/bin/pip install -e DIR``); ROUNDS defaults to 5.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -67,11 +68,14 @@ def figure(values: list[float]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print(__doc__)
-        return 2
-    before_dir, after_dir = Path(argv[0]).resolve(), ROOT
-    rounds = int(argv[1]) if len(argv) > 1 else 5
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("baseline", type=Path, help="the baseline checkout, with its own .venv/")
+    parser.add_argument("rounds", type=int, nargs="?", default=5, help="alternated runs per workload (default: 5)")
+    args = parser.parse_args(argv)
+    if not (args.baseline / ".venv" / "bin" / "python").exists():
+        parser.error(f"{args.baseline} has no .venv/bin/python: see the usage above")
+    before_dir, after_dir = args.baseline.resolve(), ROOT
+    rounds = args.rounds
     print(
         f"fuzzed hands per second, median [min-max] of {rounds} alternated runs; before {before_dir}, after {after_dir}"
     )
