@@ -20,7 +20,7 @@ from distributed import Client, LocalCluster
 from horserace._version import __version__
 from horserace.errors import EnvironmentFailure, UsageError
 
-__all__ = ["MAX_LOCAL_WORKERS", "Cluster", "connected", "parse"]
+__all__ = ["MAX_LOCAL_WORKERS", "Cluster", "connected", "local_cluster", "parse"]
 
 #: The most worker processes ``local:N`` starts: beyond it a value is a mistake.
 MAX_LOCAL_WORKERS = 64
@@ -66,6 +66,21 @@ def _worker_version() -> str:
     return __version__
 
 
+def local_cluster(workers: int) -> LocalCluster:
+    """What ``local:N`` starts: ``workers`` worker processes of one thread each, on the
+    loopback interface only, no dashboard (its HTTP endpoints on a free loopback port),
+    its logs quiet."""
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+        silence_logs=_QUIET,
+    )
+
+
 @contextlib.contextmanager
 def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client]:
     """A client on the cluster ``text`` names, closed (and a local cluster stopped) when
@@ -86,15 +101,7 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
     try:
         if cluster.local is not None:
             try:
-                local = LocalCluster(
-                    n_workers=cluster.local,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address="127.0.0.1:0",  # its HTTP endpoints on a free loopback port
-                    scheduler_kwargs={"dashboard": False},
-                    silence_logs=_QUIET,
-                )
+                local = local_cluster(cluster.local)
             except OSError as exc:
                 raise EnvironmentFailure(f"--cluster {text}: could not start the local workers: {exc}") from None
             client = Client(local, timeout=timeout)

@@ -4,7 +4,6 @@ tests are skipped, with the reason, where the ``distributed`` extra is not insta
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 
 import pytest
@@ -15,21 +14,15 @@ pytest.importorskip(
 
 from distributed import Client, LocalCluster
 
+from horserace.cluster.connect import local_cluster
+
 #: Seconds any one wait of these tests may take.
 WAIT = 60
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
-    local = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",  # its HTTP endpoints on a free loopback port
-        scheduler_kwargs={"dashboard": False},
-        silence_logs=logging.CRITICAL,
-    )
+    local = local_cluster(2)  # what local:2 starts
     try:
         yield local
     finally:

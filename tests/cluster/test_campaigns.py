@@ -17,7 +17,7 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
-from horserace.cluster.connect import connected, parse
+from horserace.cluster.connect import connected, local_cluster, parse
 from horserace.cluster.fuzz import fuzz_on, portable, shard_seeds, shards_of
 from horserace.cluster.mutants import mutants_on
 from horserace.cluster.perft import count_on
@@ -234,19 +234,9 @@ def test_without_the_extra_the_command_says_what_to_install():
 
 def test_a_scheduler_that_goes_away_is_an_environment_failure():
     """Its own cluster: stopped in the middle of a campaign."""
-    import logging
+    from distributed import Client
 
-    from distributed import Client, LocalCluster
-
-    local = LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",  # its HTTP endpoints on a free loopback port
-        scheduler_kwargs={"dashboard": False},
-        silence_logs=logging.CRITICAL,
-    )
+    local = local_cluster(1)
     try:
         with Client(local, timeout=WAIT) as c:
 
