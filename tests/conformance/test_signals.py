@@ -31,6 +31,15 @@ def _fakes_alive(tag: str) -> list[str]:
     return out.stdout.split()
 
 
+def _sigint_as_at_a_terminal() -> None:
+    """In the child, before it runs: SIGINT at its default action.  A command started in
+    the background by a shell without job control (``cmd &`` in a script, as CI may run
+    the suite) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt
+    handler: ``horserace conform`` rightly keeps the signal ignored, as every program so
+    started does, and this test would wait out the timeout instead."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("signum", "code"),
     [
@@ -59,6 +68,7 @@ def test_a_signal_mid_run_writes_every_report_and_stops_the_implementation(tmp_p
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_sigint_as_at_a_terminal,
     )
     deadline = time.monotonic() + 30
     while not _fakes_alive(tag) and time.monotonic() < deadline:
