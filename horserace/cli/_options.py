@@ -119,8 +119,9 @@ def cluster_option(p: argparse.ArgumentParser, what: str) -> None:
 @contextlib.contextmanager
 def unwound_by_signals() -> Iterator[None]:
     """Inside the block, SIGTERM and SIGHUP unwind as Ctrl-C does (:class:`Stopped`, exit
-    143 and 129): a campaign on a cluster cancels its tasks and stops its local workers on
-    the way out.  In the main thread only, the handlers restored after."""
+    143 and 129): ``conform`` writes every report of what ran, a campaign on a cluster
+    cancels its tasks and stops its local workers, on the way out.  In the main thread
+    only, the handlers restored after."""
 
     def stop(signum: int, frame: object) -> None:
         raise Stopped(signum)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from horserace.cli._options import (
     seconds,
     selected_fixtures,
     selection_options,
+    unwound_by_signals,
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
@@ -128,13 +127,10 @@ def run(args: argparse.Namespace) -> int:
         expected_failures=expected,
         own_process=owns_process(),
     )
-    previous = _stop_on_signals()
-    try:
+    with unwound_by_signals():
         if len(argvs) == 1:
             return _one(argvs[0], fixtures, options, args, expected)
         return _several(argvs, fixtures, options, args)
-    finally:
-        _restore_signals(previous)
 
 
 @dataclass(frozen=True)
@@ -287,24 +283,6 @@ def _remove_stale(out_dir: Path, started: float, names: Iterable[str] | None = N
                 path.unlink()
         except OSError:
             pass
-
-
-def _stop_on_signals() -> dict[int, Any]:
-    """SIGTERM and SIGHUP unwind the run as Ctrl-C does (the main thread only)."""
-
-    def stop(signum: int, frame: object) -> None:
-        raise Stopped(signum)
-
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            previous[signum] = signal.signal(signum, stop)
-    return previous
-
-
-def _restore_signals(previous: dict[int, Any]) -> None:
-    for signum, handler in previous.items():
-        signal.signal(signum, handler)
 
 
 def _run_into(
