@@ -206,7 +206,8 @@ def check_twin(fx: Fixture) -> None:
             seen = observe("illegal", twin_input, readings)
         except ScenarioError as exc:
             inner = exc.path if exc.path[:1] == ("input",) else ("input",)
-            raise ScenarioError(f"the twin's {exc.message}{under}", exc.rule, path=_in_twin(fx, inner)) from None
+            said = exc.message if exc.message.startswith("input") else f"input: {exc.message}"
+            raise ScenarioError(f"the twin's {said}{under}", exc.rule, path=_in_twin(fx, inner)) from None
         if seen["rejected_at"] is None:
             continue
         index = seen["rejected_at"]
