@@ -10,7 +10,9 @@ and rejected with :class:`IllegalAction` naming the rule: :meth:`Hand.place`,
 :meth:`Hand.draw`, :meth:`Hand.pass_turn` and, under the variant
 ``continuation=optional``, :meth:`Hand.end_turn`.  Draws and passes are explicit actions
 so that an illegal draw or pass can be rejected; :meth:`Hand.play_forced` performs them
-for callers that only choose placements.
+for callers that only choose placements.  :meth:`Hand.violations` evaluates every
+condition of that order on an action, not only the first, without making it (the lint of
+illegal fixtures, :mod:`horserace.corpus.twins`); the actions never call it.
 
 A hand made with ``undoable=True`` can take its actions back, one at a time, with
 :meth:`Hand.undo`: after it the hand equals the hand before that action, every field of
