@@ -747,8 +747,6 @@ def run_illegal(inp, readings):
         seat = a.get("seat")
         kind = a.get("action")
         try:
-            if not isinstance(seat, int) or not 0 <= seat < n:
-                g.check_seat(-1)
             if kind == "place":
                 tile, tg, port, ht, hp = placement_parts(a)
                 port = g.check_place(seat, tile, tg, port, ht, hp)
