@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from horserace.corpus.compare import MISSING, Difference, PathStep, diff, format_path
@@ -42,6 +42,7 @@ from horserace.errors import HorseRaceError
 __all__ = [
     "EVENT_FIELDS",
     "GENERIC_RULES",
+    "OVERLAPS",
     "SETTLEMENT_FIELDS",
     "SNAPSHOT_FIELDS",
     "Cause",
@@ -96,25 +97,66 @@ class Cause:
     basis: str
     at: tuple[PathStep, ...] = ()
     field: str | None = None
+    #: Rules the same difference may equally be filed under, where the rules overlap
+    #: (the opening's continuation: HR-TURN-1, also HR-OPEN-2): a named deviation of one
+    #: of them that reproduces the answer names the cause.
+    alternatives: tuple[str, ...] = ()
+    #: ``False`` where the position says little of the rule: a legal action refused
+    #: with nothing observed before it, a perft count; a named deviation that
+    #: reproduces the answer then names the cause.
+    firm: bool = True
 
     @property
     def generic(self) -> bool:
         """Whether the map fell back on a rule that decides much and says little (the
-        count, a placement's legality, the move model): a named deviation that
-        reproduces the answer may then name the cause more precisely."""
-        return self.rule in GENERIC_RULES
+        count, a placement's legality, the move model), or is not firm: a named
+        deviation that reproduces the answer may then name the cause more precisely."""
+        return not self.firm or self.rule in GENERIC_RULES
+
+    def admits(self, rule: str) -> bool:
+        """Whether a deviation of ``rule`` that explains the difference may name the cause."""
+        return self.generic or rule == self.rule or rule in self.alternatives
 
     def to_record(self) -> dict[str, Any]:
-        return {"rule": self.rule, "basis": self.basis, "at": list(self.at), "field": self.field}
+        out: dict[str, Any] = {"rule": self.rule, "basis": self.basis, "at": list(self.at), "field": self.field}
+        if self.alternatives:
+            out["alternatives"] = list(self.alternatives)
+        if not self.firm:
+            out["firm"] = False
+        return out
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Cause:
         at = record.get("at") or []
-        return cls(str(record["rule"]), str(record.get("basis") or ""), tuple(at), record.get("field"))
+        return cls(
+            str(record["rule"]),
+            str(record.get("basis") or ""),
+            tuple(at),
+            record.get("field"),
+            tuple(str(r) for r in record.get("alternatives") or ()),
+            record.get("firm") is not False,
+        )
 
 
 #: The rules the map falls back on when the position says no more (see :attr:`Cause.generic`).
 GENERIC_RULES = frozenset({"HR-COUNT-1", "HR-PLACE-1", "HR-MOVE-1"})
+#: Rules whose texts overlap, so that one difference may be filed under either (the
+#: spec restates some rules in others: HR-OPEN-2 defers the opening's continuation to
+#: HR-TURN-1; the drawn tile is HR-TURN-3, HR-DRAW-2 and HR-DRAW-3; a settlement's
+#: credit is HR-SETTLE-1 to 3; the target is reached by HR-MATCH-1 or 2).
+OVERLAPS: dict[str, tuple[str, ...]] = {
+    "HR-TURN-1": ("HR-OPEN-2",),
+    "HR-OPEN-2": ("HR-TURN-1",),
+    "HR-TURN-3": ("HR-DRAW-2", "HR-DRAW-3"),
+    "HR-DRAW-3": ("HR-TURN-3", "HR-DRAW-2"),
+    "HR-DRAW-2": ("HR-TURN-3", "HR-DRAW-3"),
+    "HR-SETTLE-1": ("HR-SETTLE-2",),
+    "HR-SETTLE-2": ("HR-SETTLE-1",),
+    "HR-SETTLE-3": ("HR-SETTLE-1", "HR-END-2"),
+    "HR-END-2": ("HR-SETTLE-3",),
+    "HR-MATCH-1": ("HR-MATCH-2",),
+    "HR-MATCH-2": ("HR-MATCH-1",),
+}
 
 
 # ---------------------------------------------------------------------- where a difference is
@@ -298,8 +340,6 @@ def _placement_rule(layout: Layout, entry: Mapping[str, Any], pending: Tile | No
     if "target" not in entry:
         return "HR-OPEN-2", "the opening tile"
     tile, target = _tile(entry.get("tile")), _tile(entry.get("target"))
-    if tile is not None and pending is not None and tile == pending:
-        return "HR-DRAW-3", "the tile just drawn"
     port = str(entry.get("port"))
     if target is None or target not in layout:
         return "HR-MOVE-1", "a target not on the layout"
@@ -315,6 +355,8 @@ def _placement_rule(layout: Layout, entry: Mapping[str, Any], pending: Tile | No
             return "HR-SPIN-2", f"a branch of {NAMES[target]}, its linear sides filled"
         if port in _LINEARS and not filled >> LINEAR_A & 1 and not filled >> LINEAR_B & 1 and port == _LINEARS[1]:
             return "HR-MOVE-2", "the mirror-image name linear-b of a free linear side"
+    if tile is not None and pending is not None and tile == pending:
+        return "HR-DRAW-3", "the tile just drawn"
     value = LOW[target] if IS_DOUBLE[target] else (LOW[target] if port == "low" else HIGH[target])
     if value == 0:
         return "HR-PLACE-1", "on an end of value 0"
@@ -569,7 +611,7 @@ def _event_rule(
             if e.get("drawn") or a.get("drawn"):
                 return "HR-TURN-3"
             if "target" not in e and not any(ev.get("event") == "place" for ev in trace[:index]):
-                return "HR-OPEN-2"  # the opening tile's continuation (HRI-3)
+                return "HR-TURN-1"  # the opening tile's continuation (HRI-3; HR-OPEN-2 defers to HR-TURN-1)
             if a.get("continues") and e.get("count") == 0 and not _is_double(e.get("tile")):
                 return "HR-CREDIT-1"  # a count of 0 earns nothing, and no continuation
             if after.get("event") == "hand-end":
@@ -801,6 +843,11 @@ def _perft_cause(fx: Fixture, d: Difference, basis: str) -> Cause:
 
 
 # ---------------------------------------------------------------------- one fixture
+def _settled(cause: Cause, firm: bool = True) -> Cause:
+    """A cause with the rules it overlaps (:data:`OVERLAPS`) and its firmness."""
+    return replace(cause, alternatives=OVERLAPS.get(cause.rule, ()), firm=cause.firm and firm)
+
+
 def cause_of(
     fx: Fixture,
     status: str,
@@ -819,7 +866,27 @@ def cause_of(
     - ``not-rejected``: the rule the illegal action breaks, which the implementation
       does not enforce;
     - ``unconfirmed``: the legal twin's action the implementation refused, else the
-      illegal fixture's rule (its reason not established)."""
+      illegal fixture's rule (its reason not established).
+
+    The cause carries the rules it overlaps (:data:`OVERLAPS`); one found from a
+    refusal alone, or from a perft count, is not firm (:attr:`Cause.firm`)."""
+    found = _cause_of(fx, status, differences, refused_at=refused_at, twin_refused_at=twin_refused_at)
+    if found is None:
+        return None
+    # A refusal alone, an acceptance of the illegal action (an earlier state that differs
+    # would do it too) and a perft count say little of the rule.
+    weak = found.basis.startswith(("refused", "accepted")) or (fx.kind == "perft" and found.rule != "HR-MOVE-2")
+    return _settled(found, firm=not weak)
+
+
+def _cause_of(
+    fx: Fixture,
+    status: str,
+    differences: Sequence[Difference],
+    *,
+    refused_at: int | None = None,
+    twin_refused_at: int | None = None,
+) -> Cause | None:
     if status in ("pass", "skip", "xpass", "error", "crash", "timeout"):
         return None
     if fx.kind == "illegal":

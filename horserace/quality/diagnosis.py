@@ -129,6 +129,7 @@ def differences_of(record: Mapping[str, Any]) -> list[Difference]:
                 length=bool(d.get("length")),
                 item=d.get("item"),
                 count=int(d.get("count") or 1),
+                fields=tuple(str(f) for f in d.get("fields") or ()),
             )
         )
     return out
@@ -346,7 +347,7 @@ def rank(
         if d is None:
             continue
         for name in d.explained_by:
-            if d.cause is not None and not d.cause.generic and rules_of.get(name) != d.cause.rule:
+            if d.cause is not None and not d.cause.admits(rules_of.get(name, "")):
                 continue  # the first difference names its rule; a deviation of another rule does not override it
             if name not in covers:
                 names.append(name)

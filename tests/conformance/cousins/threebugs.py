@@ -9,6 +9,7 @@ The three bugs (see threebugs.bugs.json):
   * settlement: each opponent's pips are rounded to five separately, then added;
   * acceptance: a player may draw while holding a legal placement.
 """
+
 import json
 import sys
 
@@ -90,7 +91,7 @@ def port_value(t, port):
 
 
 class Layout:
-    __slots__ = ("order", "occ", "conns")
+    __slots__ = ("conns", "occ", "order")
 
     def __init__(self):
         self.order = []
@@ -117,8 +118,7 @@ class Layout:
         o = self.occ[target]
         if port == "linear-b" and not o["linear-a"] and not o["linear-b"]:
             return "linear-a"
-        if port == "branch-b" and o["linear-a"] and o["linear-b"] \
-                and not o["branch-a"] and not o["branch-b"]:
+        if port == "branch-b" and o["linear-a"] and o["linear-b"] and not o["branch-a"] and not o["branch-b"]:
             return "branch-a"
         return port
 
@@ -226,8 +226,7 @@ class Layout:
         port = self.canonical(target, port)
         if o[port]:
             raise Refusal("HR-PLACE-1", "%s %s is occupied" % (tstr(target), port))
-        if port in ("branch-a", "branch-b") and branch_use == "one" \
-                and not self.branch_open(target, port, branch_use):
+        if port in ("branch-a", "branch-b") and branch_use == "one" and not self.branch_open(target, port, branch_use):
             raise Refusal("HR-SPIN-3", "the other branch of %s is started" % tstr(target))
         v = port_value(target, port)
         if v != tile[0] and v != tile[1]:
@@ -255,13 +254,12 @@ class Layout:
         return {
             "tiles": sorted(tstr(t) for t in self.order),
             "spinners": sorted(tstr(t) for t in self.order if is_double(t)),
-            "connections": [[{"tile": tstr(a), "port": p}, {"tile": tstr(b), "port": q}]
-                            for a, p, b, q in self.conns],
-            "attachment_points": [{"tile": tstr(t), "port": p, "value": v}
-                                  for t, p, v in self.available(branch_use)],
-            "contributions": [({"tile": tstr(t), "value": v} if p is None else
-                               {"tile": tstr(t), "port": p, "value": v})
-                              for t, p, v in self.contributions()],
+            "connections": [[{"tile": tstr(a), "port": p}, {"tile": tstr(b), "port": q}] for a, p, b, q in self.conns],
+            "attachment_points": [{"tile": tstr(t), "port": p, "value": v} for t, p, v in self.available(branch_use)],
+            "contributions": [
+                ({"tile": tstr(t), "value": v} if p is None else {"tile": tstr(t), "port": p, "value": v})
+                for t, p, v in self.contributions()
+            ],
         }
 
 
@@ -290,16 +288,16 @@ class Game:
         self.hands = [[] for _ in range(nseats)]
         self.boneyard = []
         self.seat = 0
-        self.cont = False          # a continuation is held
+        self.cont = False  # a continuation is held
         self.opening_turn = False
-        self.pending = None        # a playable drawn tile to place
-        self.drew = False          # a draw was made in the current turn step (continuation)
-        self.drawn_hand = set()    # tiles drawn during the hand (whole-hand scope)
+        self.pending = None  # a playable drawn tile to place
+        self.drew = False  # a draw was made in the current turn step (continuation)
+        self.drawn_hand = set()  # tiles drawn during the hand (whole-hand scope)
         self.passes = 0
-        self.over = False          # hand over
+        self.over = False  # hand over
         self.match_over = False
         self.match_winners = []
-        self.last_end = None       # (seat, rule) of the turn that just ended
+        self.last_end = None  # (seat, rule) of the turn that just ended
         self.next_acted = False
         self.next_opener = None
 
@@ -359,14 +357,13 @@ class Game:
             return moves
         pts = self.layout.distinct_points(self.branch_use)
         for t in tiles:
-            for (tt, p, v) in pts:
+            for tt, p, v in pts:
                 if v == t[0] or v == t[1]:
                     moves.append((t, tt, p))
         return moves
 
     def can_end_turn(self):
-        return (self.r["continuation"] == "optional" and self.cont
-                and not self.drew and self.pending is None)
+        return self.r["continuation"] == "optional" and self.cont and not self.drew and self.pending is None
 
     # ---- turn changes
     def end_turn(self, rule):
@@ -420,9 +417,17 @@ class Game:
             self.match_winners = mw
             next_opener = None
         self.next_opener = next_opener
-        self.emit({"event": "hand-end", "reason": reason, "winners": sorted(winners),
-                   "pips": sp, "credits": credits, "scores": list(self.scores),
-                   "next_opener": next_opener})
+        self.emit(
+            {
+                "event": "hand-end",
+                "reason": reason,
+                "winners": sorted(winners),
+                "pips": sp,
+                "credits": credits,
+                "scores": list(self.scores),
+                "next_opener": next_opener,
+            }
+        )
         if mw:
             self.emit({"event": "match-end", "winners": mw, "scores": list(self.scores)})
 
@@ -453,8 +458,7 @@ class Game:
         if target is not None:
             ev["target"] = tstr(target)
             ev["port"] = port
-        ev.update({"count": count, "credit_raw": credit_raw, "credit": credit,
-                   "continues": False, "drawn": exception})
+        ev.update({"count": count, "credit_raw": credit_raw, "credit": credit, "continues": False, "drawn": exception})
         self.emit(ev)
         if self.scores[side] >= self.target:
             self.finish("match", [])
@@ -514,8 +518,7 @@ class Game:
         if self.over:
             raise Refusal("HR-END-3", "the hand is over")
         if seat != self.seat:
-            if (self.last_end is not None and self.last_end[0] == seat
-                    and not self.next_acted and self.last_end[1]):
+            if self.last_end is not None and self.last_end[0] == seat and not self.next_acted and self.last_end[1]:
                 raise Refusal(self.last_end[1], "seat %r: its turn has ended" % (seat,))
             raise Refusal("HR-SEAT-3", "seat %r is not to act (seat %d is)" % (seat, self.seat))
 
@@ -549,9 +552,13 @@ class Game:
     def auto_lapse(self):
         """Under continuation_without_tile=end-turn, a continuation without a
         playable tile lapses by itself."""
-        while (not self.over and self.cont and self.pending is None
-               and self.r["continuation_without_tile"] == "end-turn"
-               and not self.has_legal(self.seat)):
+        while (
+            not self.over
+            and self.cont
+            and self.pending is None
+            and self.r["continuation_without_tile"] == "end-turn"
+            and not self.has_legal(self.seat)
+        ):
             self.emit({"event": "end-turn", "seat": self.seat})
             self.end_turn(None)
 
@@ -559,8 +566,12 @@ class Game:
         """Make the forced actions until a choice is needed or the hand is over.
         Returns True when a choice (placement or end of turn) is needed."""
         while not self.over:
-            if self.r["block_detection"] == "immediate" and not self.boneyard \
-                    and self.pending is None and not self.anyone_can_place():
+            if (
+                self.r["block_detection"] == "immediate"
+                and not self.boneyard
+                and self.pending is None
+                and not self.anyone_can_place()
+            ):
                 self.block()
                 return False
             if self.pending is not None:
@@ -582,6 +593,7 @@ class Game:
 
 
 # ---------------------------------------------------------------- inputs
+
 
 def table_of(inp):
     mode = inp.get("mode", "individual")
@@ -645,6 +657,7 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------- kinds
+
 
 def run_layout(inp, readings):
     bu = readings["branch_use"]
@@ -798,10 +811,20 @@ def perft(g, d, memo):
     moves = perft_moves(g)
     if d == 1:
         return len(moves)
-    key = (frozenset(g.layout.conns), g.layout.order[0] if g.layout.order else None,
-           tuple(tuple(sorted(h)) for h in g.hands), len(g.boneyard), g.seat,
-           g.cont, g.pending, g.drew, tuple(g.scores), g.passes,
-           frozenset(g.drawn_hand), d)
+    key = (
+        frozenset(g.layout.conns),
+        g.layout.order[0] if g.layout.order else None,
+        tuple(tuple(sorted(h)) for h in g.hands),
+        len(g.boneyard),
+        g.seat,
+        g.cont,
+        g.pending,
+        g.drew,
+        tuple(g.scores),
+        g.passes,
+        frozenset(g.drawn_hand),
+        d,
+    )
     v = memo.get(key)
     if v is not None:
         return v
@@ -830,11 +853,17 @@ def run_perft(inp, readings):
     return {"nodes": sum(divide.values()), "divide": divide}
 
 
-RUNNERS = {"layout": run_layout, "play": run_play, "settlement": run_settlement,
-           "illegal": run_illegal, "perft": run_perft}
+RUNNERS = {
+    "layout": run_layout,
+    "play": run_play,
+    "settlement": run_settlement,
+    "illegal": run_illegal,
+    "perft": run_perft,
+}
 
 
 # ---------------------------------------------------------------- protocol
+
 
 def parse_version(v):
     try:
@@ -849,11 +878,16 @@ def hello_answer(msg):
     v = OUR_PROTOCOL
     if theirs is not None and theirs[0] == v[0] and theirs < v:
         v = theirs
-    ans = {"type": "hello", "protocol": "%d.%d" % v, "name": NAME, "version": VERSION,
-           "language": "Python", "kinds": list(KINDS)}
+    ans = {
+        "type": "hello",
+        "protocol": "%d.%d" % v,
+        "name": NAME,
+        "version": VERSION,
+        "language": "Python",
+        "kinds": list(KINDS),
+    }
     if v >= (1, 1):
-        ans["readings"] = {k: (vals if len(vals) > 1 else vals[0])
-                           for k, vals in SUPPORTED_READINGS.items()}
+        ans["readings"] = {k: (vals if len(vals) > 1 else vals[0]) for k, vals in SUPPORTED_READINGS.items()}
     else:
         ans["readings"] = {k: vals[0] for k, vals in SUPPORTED_READINGS.items()}
     if v >= (1, 2):
@@ -864,7 +898,6 @@ def hello_answer(msg):
         if HELLO_TARGETS_11 is not None:
             ans["targets"] = HELLO_TARGETS_11
     return ans, v
-
 
 
 def run_answer(msg, version):
@@ -895,7 +928,6 @@ def run_answer(msg, version):
         return {"type": "error", "seq": seq, "message": str(e)}
     except Exception as e:  # never crash on an input
         return {"type": "error", "seq": seq, "message": "internal error: %s: %s" % (type(e).__name__, e)}
-
 
 
 def main():
