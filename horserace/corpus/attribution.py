@@ -389,6 +389,8 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     if kind == "end-turn":
         return Cause("HR-TURN-1", f"refused {what}, an end of turn during a continuation (HRI-2)", where)
     if kind == "draw":
+        if 0 < hand.boneyard_left <= 2:
+            return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
         return Cause("HR-DRAW-2", f"refused {what}, a draw with no legal placement in hand", where)
     if kind == "pass":
         return Cause("HR-PASS-1", f"refused {what}, a pass with no legal placement and an empty boneyard", where)
@@ -592,6 +594,8 @@ def _event_rule(
     kind = e.get("event")
     previous = trace[index - 1] if 0 < index <= len(trace) else {}
     if field == "event" or (field == "seat" and kind != "hand-end"):
+        if kind == "draw" and a.get("event") in ("pass", "hand-end") and _boneyard_left(fx, trace, index) <= 2:
+            return "HR-DEAL-2"  # the last tiles of the boneyard kept back: none is set aside
         return _kind_rule(e, a, previous)
     if kind == "place":
         if field in ("tile", "target", "port"):
@@ -728,6 +732,19 @@ def _count_rule(
     if len(layout) == 1 and not IS_DOUBLE[layout.order[0]] and -delta in (LOW[layout.order[0]], HIGH[layout.order[0]]):
         return "HR-COUNT-5"
     return "HR-COUNT-1"
+
+
+def _boneyard_left(fx: Fixture, trace: list[dict[str, Any]], index: int) -> int:
+    """The tiles left in the boneyard of the hand whose trace is ``trace`` before its
+    ``index``-th event (a large number where the hand is not found)."""
+    hands = fx.expected.get("hands") or []
+    deals = fx.input.get("hands") or []
+    for h, played in enumerate(hands):
+        if played.get("events") is trace or list(played.get("events") or []) == trace:
+            if h < len(deals) and isinstance(deals[h].get("boneyard"), list):
+                drawn = sum(1 for ev in trace[:index] if ev.get("event") == "draw")
+                return len(deals[h]["boneyard"]) - drawn
+    return _LAST
 
 
 def _kind_rule(e: Mapping[str, Any], a: Mapping[str, Any], previous: Mapping[str, Any]) -> str:
