@@ -234,3 +234,28 @@ def test_a_cause_survives_the_stream():
     fx = _by_id("VF079Y")
     cause = _cause(fx, _snapshot_with(fx, 0, lambda s: s.update(sum=s["sum"] + 1)))
     assert Cause.from_record(cause.to_record()) == cause
+
+
+def test_a_pass_where_one_of_the_boneyards_last_tiles_is_due_is_hr_deal_2():
+    def late_draw(fx: Fixture) -> int | None:
+        left = len(fx.input["hands"][0]["boneyard"])
+        for i, e in enumerate(_events(fx)):
+            if e["event"] == "draw":
+                if left <= 2:
+                    return i
+                left -= 1
+        return None
+
+    fx = next(fx for fx in _fixtures("play", lambda fx: not fx.variants) if late_draw(fx) is not None)
+    i = late_draw(fx)
+    assert i is not None
+    answer = copy.deepcopy(fx.canonical_expected)
+    seat = answer["hands"][0]["events"][i]["seat"]
+    answer["hands"][0]["events"][i] = {"event": "pass", "seat": seat}
+    assert _cause(fx, answer).rule == "HR-DEAL-2"
+    # An early draw passed over is the draw rule's.
+    early = next(j for j, e in enumerate(_events(fx)) if e["event"] == "draw")
+    if early != i:
+        answer = copy.deepcopy(fx.canonical_expected)
+        answer["hands"][0]["events"][early] = {"event": "pass", "seat": _events(fx)[early]["seat"]}
+        assert _cause(fx, answer).rule == "HR-DRAW-2"
