@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from horserace.conformance.runner import Options, Outcome, Worker
+from horserace.conformance.scope import Targets
 from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.generate import GENERATORS, SCENARIO_KINDS, fixture_kind
@@ -214,7 +215,7 @@ def scenarios(seed: int, plan: Plan, declared: Declared) -> list[Scenario]:
     ]
 
 
-def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | None = None) -> None:
+def _check_rulesets(plan: Plan, declared: Declared, targets: Targets | None = None) -> None:
     """Every ruleset given must be one the implementation can be sent: its readings among
     those declared, and its target among the targets declared (protocol 1.1; none
     declared: any target)."""
@@ -223,7 +224,7 @@ def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | N
         refused = sorted(f"{name} (target {target})" for name, target in wanted if target not in targets)
         if refused:
             raise ImplementationUnusable(
-                f"the implementation accepts the targets {', '.join(map(str, targets))} only; this fuzzing run "
+                f"the implementation accepts the targets {targets} only; this fuzzing run "
                 f"plays {', '.join(refused)} (HRI-29; give --rules with a target it accepts)"
             )
     for named in plan.rulesets:
@@ -534,6 +535,11 @@ def finding_of(scenario: Scenario, small: Shrunk, seconds: float = 0.0) -> Findi
     )
 
 
+def _seating_name(seating: Seating) -> str:
+    """A seating as a hello names it (protocol 1.2)."""
+    return "partnership" if seating.partnership else f"{seating.players}-players"
+
+
 def fuzz_range(
     argv: Sequence[str],
     first: int,
@@ -561,7 +567,15 @@ def fuzz_range(
                 f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
                 f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
             )
-        plan = Plan(kinds, plan.seatings, plan.rulesets, plan.strict_rule_ids)
+        seatings = plan.seatings
+        if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
+            seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
+            if not seatings:
+                raise ImplementationUnusable(
+                    f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
+                    f"({', '.join(s.label for s in plan.seatings)})"
+                )
+        plan = Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids)
         tried = Tried()
         began = time.perf_counter()
         made: deque[Scenario] = deque()  # sent (or about to be), in order, awaiting their outcomes
