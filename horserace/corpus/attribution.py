@@ -913,7 +913,7 @@ def _cause_of(
         if status == "not-rejected":
             return Cause(expected_rule, f"accepted the illegal action {expected_at}", where, "rejected_at")
         if status == "unconfirmed":
-            twin_input = getattr(fx, "twin_input", None)
+            twin_input = fx.twin_input
             if twin_refused_at is not None and twin_input is not None:
                 return refusal_cause(
                     fx, twin_refused_at, inp=twin_input, what=f"the legal twin's action {twin_refused_at}"

@@ -108,10 +108,8 @@ def fixture_of_record(record: Mapping[str, Any]) -> Fixture | None:
         variants=dict(record.get("variants") or {}),
         file=str(record.get("file") or ""),
         line=int(record.get("line") or 0),
+        twin={"why": "", "input": record["twin_input"]} if isinstance(record.get("twin_input"), dict) else None,
     )
-    twin = record.get("twin_input")
-    if isinstance(twin, dict):
-        object.__setattr__(fx, "_twin_from_record", twin)
     return fx
 
 
@@ -139,13 +137,6 @@ def differences_of(record: Mapping[str, Any]) -> list[Difference]:
 def _effective_status(record: Mapping[str, Any]) -> str:
     status = str(record.get("status"))
     return str(record.get("was") or status) if status == Status.XFAIL else status
-
-
-def _twin_of(fx: Fixture) -> dict[str, Any] | None:
-    twin = getattr(fx, "twin_input", None)
-    if twin is None:
-        twin = getattr(fx, "_twin_from_record", None)
-    return twin if isinstance(twin, dict) else None
 
 
 class Diagnoser:
@@ -222,7 +213,7 @@ class Diagnoser:
             if status == Status.NOT_REJECTED:
                 return "exact" if not answer.refused else None
             if status == Status.UNCONFIRMED:
-                twin = _twin_of(fx)
+                twin = fx.twin_input
                 if not answer.refused or answer.at != expected_at or twin is None or twin_at is None:
                     return None
                 on_twin = self._answer(deviation, fx, twin)

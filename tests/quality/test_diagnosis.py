@@ -37,7 +37,7 @@ def _outcome(engine: type[Hand], fx: Fixture) -> Outcome:
     outcome = Outcome(fx, status, message, differences, refused_at=refused_at)
     if hasattr(answer, "at") and fx.kind == "illegal":
         outcome.refusal = answer  # type: ignore[assignment]
-        twin_input = getattr(fx, "twin_input", None)
+        twin_input = fx.twin_input
         if twin_input is not None:
             from horserace.conformance.runner import _twin_of
 
