@@ -207,7 +207,7 @@ def with_twin(outcome: Outcome, twin: Twin | None, strict_rule_ids: bool) -> Out
     if outcome.status is not Status.PASS or refusal is None:
         return outcome
     # A note the judging added (unknown fields of the answer ignored) stays with the outcome.
-    _, sep, note = outcome.message.partition("; ignored the answer's unknown fields ")
+    _, sep, note = outcome.message.partition("ignored the answer's unknown fields ")
     kept = f"; ignored the answer's unknown fields {note}" if sep else ""
     expected = fx.expected["rule"]
     said = f"refused action {refusal.at} ({refusal.rule or 'no rule given'})" + (
