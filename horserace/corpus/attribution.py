@@ -213,7 +213,8 @@ def place_of(kind: str, d: Difference) -> tuple[int, ...]:
     if kind == "settlement":
         return (_rank(at[0] if at else None, SETTLEMENT_FIELDS),)
     if kind == "perft":
-        return (_rank(at[0] if at else None, _PERFT_FIELDS),)
+        only_one_side = len(at) > 1 and MISSING in (d.expected, d.actual)
+        return (_rank(at[0] if at else None, _PERFT_FIELDS), 0 if only_one_side else 1)
     return (_rank(at[0] if at else None, _ILLEGAL_FIELDS),)
 
 
@@ -346,13 +347,14 @@ def _placement_rule(layout: Layout, entry: Mapping[str, Any], pending: Tile | No
     if IS_DOUBLE[target]:
         filled = layout.filled_ports(target)
         if port in _BRANCHES:
-            first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
-            if target != first_double:
-                return "HR-SPIN-1", f"a branch of {NAMES[target]}, a double that is not the layout's first"
             other = BRANCH_B if port == _BRANCHES[0] else BRANCH_A
             if filled >> other & 1:
                 return "HR-SPIN-3", f"the second branch of {NAMES[target]}"
-            return "HR-SPIN-2", f"a branch of {NAMES[target]}, its linear sides filled"
+            first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
+            which = "the layout's first double" if target == first_double else "a double that is not the layout's first"
+            # Its linear sides are filled (the placement is legal): the implementation does
+            # not take this double for a spinner.
+            return "HR-SPIN-1", f"a branch of {NAMES[target]}, {which}, its linear sides filled"
         if port in _LINEARS and not filled >> LINEAR_A & 1 and not filled >> LINEAR_B & 1 and port == _LINEARS[1]:
             return "HR-MOVE-2", "the mirror-image name linear-b of a free linear side"
     if tile is not None and pending is not None and tile == pending:
@@ -388,6 +390,8 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     kind = entry.get("action", "end-turn" if "end_turn" in entry else "place")
     if kind == "end-turn":
         return Cause("HR-TURN-1", f"refused {what}, an end of turn during a continuation (HRI-2)", where)
+    if hand.continuing and kind in ("draw", "pass"):
+        return Cause("HR-TURN-1", f"refused {what}, a {kind} during a continuation: the turn goes on", where)
     if kind == "draw":
         if 0 < hand.boneyard_left <= 2:
             return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
@@ -725,10 +729,8 @@ def _count_rule(
             terminal.append(LOW[t])
     if delta > 0 and delta in _subset_sums([*interior, *branches]):
         return "HR-COUNT-3"
-    if delta < 0 and -delta in _subset_sums(terminal):
-        return "HR-COUNT-2"
-    if delta > 0 and delta in _subset_sums([2 * v for v in terminal]):
-        return "HR-COUNT-2"
+    if delta and abs(delta) in _subset_sums([*terminal, *terminal]):
+        return "HR-COUNT-2"  # a double with a free linear side counted by one or three halves, or four
     if len(layout) == 1 and not IS_DOUBLE[layout.order[0]] and -delta in (LOW[layout.order[0]], HIGH[layout.order[0]]):
         return "HR-COUNT-5"
     return "HR-COUNT-1"
@@ -852,9 +854,10 @@ def _perft_cause(fx: Fixture, d: Difference, basis: str) -> Cause:
             return Cause("HR-TURN-1", basis, d.at, "divide")
         if len(parts) == 3 and only_theirs and parts[2] in ("linear-b", "branch-b"):
             return Cause("HR-MOVE-2", basis, d.at, "divide")  # a mirror image counted again
-        if len(parts) == 3 and parts[2] in _BRANCHES:
+        one_side = MISSING in (d.expected, d.actual)
+        if one_side and len(parts) == 3 and parts[2] in _BRANCHES:
             return Cause("HR-SPIN-2" if only_theirs else "HR-SPIN-1", basis, d.at, "divide")
-        if len(parts) == 1:
+        if one_side and len(parts) == 1:
             return Cause("HR-OPEN-2", basis, d.at, "divide")
     return Cause(fx.primary_rule, basis, d.at, d.field)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from horserace.conformance.runner import Outcome
-from horserace.corpus.attribution import Cause, cause_of, first_difference, place_of
+from horserace.corpus.attribution import OVERLAPS, Cause, cause_of, first_difference, place_of
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
@@ -314,6 +314,9 @@ class Causes:
     failures: tuple[FailureLine, ...] = ()
     undiagnosed: tuple[str, ...] = ()
     deviation_rules: Mapping[str, str] = field(default_factory=dict)
+    #: Each failing fixture's cause as the run's diagnosis gives it: the rule it is
+    #: counted under and the deviation that names it (``None``: its first difference).
+    assignment: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
 
     @property
     def explained(self) -> int:
@@ -344,17 +347,26 @@ def rank(
     covers: dict[str, set[str]] = {}
     exact: dict[str, set[str]] = {}
     names: list[str] = []
+    direct: dict[str, set[str]] = {}  # fixtures a deviation explains under its own rule, or a generic one
     for fid, d in diagnoses.items():
         if d is None:
             continue
         for name in d.explained_by:
-            if d.cause is not None and not d.cause.admits(rules_of.get(name, "")):
+            rule = rules_of.get(name, "")
+            if d.cause is not None and not d.cause.admits(rule):
                 continue  # the first difference names its rule; a deviation of another rule does not override it
             if name not in covers:
                 names.append(name)
             covers.setdefault(name, set()).add(fid)
+            if d.cause is None or d.cause.generic or d.cause.rule == rule:
+                direct.setdefault(name, set()).add(fid)
         for name in d.exact:
             exact.setdefault(name, set()).add(fid)
+    # A deviation that explains fixtures only through a rule overlapping theirs (a tie's
+    # credit, HR-SETTLE-3, reproduced by a rounding of HR-SETTLE-1) is no evidence of its
+    # own: several misreadings give the same credits in a tie.  It must explain some
+    # fixture under its own rule too.
+    names = [n for n in names if direct.get(n)]
     chosen: dict[str, str] = {}
     while remaining:
         best = max(
@@ -378,21 +390,24 @@ def rank(
         else:
             continue
         groups.setdefault(rule, []).append(fid)
-    # Where a fixture's difference may be filed under overlapping rules (its cause's
-    # rule and alternatives), it joins the largest of those causes: one misreading of
-    # overlapping rules is one cause, not two.
+    # A fixture that a deviation took from the rule of its first difference to a smaller
+    # cause of an overlapping rule goes back to its own rule's cause, the larger: one
+    # misreading of overlapping rules is one cause, not two.
     size = {rule: len(fids) for rule, fids in groups.items()}
     for rule, fids in list(groups.items()):
         for fid in list(fids):
             d = diagnoses[fid]
-            if d is None or d.cause is None:
+            if d is None or d.cause is None or fid not in chosen:
                 continue
-            options = [r for r in (d.cause.rule, *d.cause.alternatives) if r != rule and size.get(r, 0) > size[rule]]
-            if options:
-                best = max(options, key=lambda r: size[r])
+            own = d.cause.rule
+            if (
+                own != rule
+                and rule in (*OVERLAPS.get(own, ()), *d.cause.alternatives)
+                and size.get(own, 0) > size[rule]
+            ):
                 fids.remove(fid)
-                groups[best].append(fid)
-                chosen.pop(fid, None)
+                groups[own].append(fid)
+                chosen.pop(fid)
     groups = {rule: fids for rule, fids in groups.items() if fids}
     lines = []
     for rule, fids in groups.items():
@@ -416,7 +431,8 @@ def rank(
         for status, items in sorted(by_status.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     )
     undiagnosed = tuple(fid for fid, d in diagnoses.items() if d is None or (fid not in chosen and d.cause is None))
-    return Causes(tuple(lines), failure_lines, undiagnosed, rules_of)
+    assignment = {fid: (line.rule, chosen.get(fid)) for line in lines for fid in line.fixtures}
+    return Causes(tuple(lines), failure_lines, undiagnosed, rules_of, assignment)
 
 
 def failure_to_answer(record: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from horserace.corpus.status import PASSING, Status
@@ -23,7 +24,7 @@ from horserace.quality.diagnosis import (
 from horserace.quality.mutants import MUTANTS
 from horserace.resources.documents import load_rules
 
-__all__ = ["CAUSES_SHOWN", "cause_text", "diagnosis_of", "failure_text", "run_causes"]
+__all__ = ["CAUSES_SHOWN", "FixtureCause", "cause_text", "diagnosis_of", "failure_text", "fixture_cause", "run_causes"]
 
 #: The causes the terminal and the summaries show; the rest are counted.
 CAUSES_SHOWN = 5
@@ -70,6 +71,30 @@ def run_causes(results: Sequence[Mapping[str, Any]]) -> Causes:
             continue
         diagnoses[fid] = diagnosis_of(record)
     return rank(diagnoses, failures, order=list(load_rules()))
+
+
+@dataclass(frozen=True)
+class FixtureCause:
+    """One failing fixture's cause as the run's diagnosis counts it: the rule of its
+    cause line, the deviation that names it (if one does), the deviations that reproduce
+    it exactly, and the difference or refusal it rests on."""
+
+    rule: str
+    deviation: str | None
+    exact: tuple[str, ...]
+    basis: str
+
+
+def fixture_cause(record: Mapping[str, Any], causes: Causes) -> FixtureCause | None:
+    """The cause of ``record``'s fixture as ``causes`` (its run's) counts it, so that a
+    failure's own section and the diagnosis at the top of the report agree."""
+    found = diagnosis_of(record)
+    assigned = causes.assignment.get(str(record.get("id")))
+    if found is None or (assigned is None and found.cause is None):
+        return None
+    rule, deviation = assigned if assigned is not None else (found.cause.rule if found.cause else "", None)
+    basis = found.cause.basis if found.cause is not None else ""
+    return FixtureCause(rule, deviation, found.exact, basis)
 
 
 def _deviation_words(name: str) -> str:

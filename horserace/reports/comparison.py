@@ -507,7 +507,8 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
             out.append(f'<div class="alert"><strong>Unusable:</strong> {_e(run.footer["unusable"])}</div>')
         elif not failing:
             out.append('<p class="notice">No failures.</p>')
-        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label) for r in failing]
+        causes = run_causes(run.results)
+        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes) for r in failing]
     out += [
         '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
         '<button type="submit">close</button></form><div id="viewer-body"></div></dialog>',

@@ -15,7 +15,8 @@ from typing import Any
 
 from horserace.corpus.status import Status
 from horserace.engine.tiles import PIPS, parse_tile
-from horserace.reports.causes import diagnosis_of, failure_text, run_causes
+from horserace.quality.diagnosis import Causes
+from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import for_html
 from horserace.reports.summary import (
     PASSING,
@@ -367,7 +368,7 @@ def _differences_table(record: dict) -> str:
     )
 
 
-def fixture_section(record: dict, anchor: str, *, who: str = "") -> str:
+def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes | None = None) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
     drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
     rules = record.get("rules") or [record.get("rule", "")]
@@ -393,19 +394,19 @@ def fixture_section(record: dict, anchor: str, *, who: str = "") -> str:
     parts.append("</table>")
     if record.get("message"):
         parts.append(f'<div class="message">{_e(record["message"])}</div>')
-    found = diagnosis_of(record)
-    if found is not None and found.cause is not None:
-        by = (
-            f" Reproduced exactly by the named deviation{'s' if len(found.exact) > 1 else ''} "
-            + ", ".join(f"<code>{_e(n)}</code>" for n in found.exact)
-            + "."
-            if found.exact
+    found = fixture_cause(record, causes) if causes is not None else None
+    if found is not None:
+        by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
+        also = (
+            " Reproduced exactly by " + ", ".join(f"<code>{_e(n)}</code>" for n in found.exact) + "."
+            if found.exact and found.exact != (found.deviation,)
             else ""
         )
         parts.append(
-            f'<p class="cause"><strong>Cause: <code>{_e(found.cause.rule)}</code> '
-            f"{_e(rule_title(found.cause.rule))}</strong>: {_e(found.cause.basis)}.{by}</p>"
+            f'<p class="cause"><strong>Cause: <code>{_e(found.rule)}</code> '
+            f"{_e(rule_title(found.rule))}</strong>: {_e(found.basis)}.{by}{also}</p>"
         )
+
     if record.get("kind") == "illegal":
         parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
     parts.append(_rule_text(str(record.get("rule", ""))))
@@ -474,10 +475,9 @@ def _seats(record: dict) -> str:
     )
 
 
-def _diagnosis_section(results: list[dict], anchors: dict[str, str]) -> str:
+def _diagnosis_section(causes: Causes, anchors: dict[str, str]) -> str:
     """The causes of the failures, most first (spec/protocol.md, "How a failure is
     diagnosed"), then the implementation's failures to answer, never against a rule."""
-    causes = run_causes([r for r in results if isinstance(r, dict) and "status" in r and "id" in r])
     if not causes.lines and not causes.failures:
         return ""
     rows = []
@@ -651,7 +651,8 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     )
 
     rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
-    out.append(_diagnosis_section(results, anchors))
+    causes = run_causes([r for r in results if isinstance(r, dict) and "status" in r and "id" in r])
+    out.append(_diagnosis_section(causes, anchors))
     out.append("<h2>Per rule</h2>")
     out.append(
         '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
@@ -688,7 +689,7 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             "(or failed as the expectations file expects).</p>"
         )
     for record, place in zip(failing, failing_anchors):
-        out.append(fixture_section(record, place))
+        out.append(fixture_section(record, place, causes=causes))
 
     out.append(_refusals_section(results, anchors))
     skipped = [r for r in results if r.get("status") == Status.SKIP]

@@ -12,7 +12,8 @@ import json
 import re
 
 from horserace.corpus.status import Status
-from horserace.reports.causes import diagnosis_of, failure_text, run_causes
+from horserace.quality.diagnosis import Causes
+from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import code_span, for_markdown
 from horserace.reports.summary import (
     PASSING,
@@ -43,7 +44,8 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     if footer.get("unusable"):
         lines += ["", "The implementation could not be used:", "", *_fenced(str(footer["unusable"]))]
     rows = per_rule(results)
-    lines += _diagnosis(results)
+    causes = run_causes(results)
+    lines += _diagnosis(results, causes)
     lines += [
         "",
         "## Per rule",
@@ -68,14 +70,14 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
             place = code_span(f"{r['file']}:{r['line']}")
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
             rule = r["rule"]
-            found = diagnosis_of(r)
-            if found is not None and found.cause is not None:
-                cause = found.cause.rule
-                by = f" (reproduced exactly by deviation {', '.join(found.exact)})" if found.exact else ""
+            found = fixture_cause(r, causes)
+            if found is not None:
+                cause = found.rule
+                by = f" (deviation {found.deviation})" if found.deviation else ""
                 lines += [
                     "",
                     f"Cause [{cause}]({rule_where(cause)}): {for_markdown(rule_title(cause))}{for_markdown(by)}; "
-                    f"{for_markdown(found.cause.basis)}",
+                    f"{for_markdown(found.basis)}",
                 ]
             if r.get("kind") == "illegal":
                 lines += ["", for_markdown(refusal_text(r))]
@@ -93,9 +95,8 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _diagnosis(results: list[dict]) -> list[str]:
+def _diagnosis(results: list[dict], causes: Causes) -> list[str]:
     """The causes of the failures, most first, and the failures to answer apart."""
-    causes = run_causes(results)
     out: list[str] = []
     if causes.lines:
         out += [
