@@ -766,8 +766,10 @@ class _Range:
         stop: threading.Event | None,
         halt: threading.Event | None,
         progress: Callable[[int], None] | None,
+        on_finding: Callable[[Finding], None] | None = None,
     ) -> None:
         self.worker, self.plan, self.declared = worker, plan, declared
+        self.on_finding = on_finding
         self.first, self.count = first, count
         self.keep_going, self.stop, self.halt, self.progress = keep_going, stop, halt, progress
         self.tried = Tried()
@@ -829,10 +831,12 @@ class _Range:
     def shrink_pending(self) -> None:
         """Shrink the findings that wait, each unless a cause shrunk before it has it
         (a halted run shrinks nothing: each is written as found)."""
-        for scenario, outcome in self.pending:
+        while self.pending:
+            scenario, outcome = self.pending[0]  # taken off once done: an interruption keeps it
             group = self.causes.known(scenario, outcome) if self.keep_going else None
             if group is not None:
                 group.count_one(scenario)
+                self.pending.pop(0)
                 continue
             began = time.perf_counter()
             found = Shrunk(scenario.fixture, outcome)
@@ -852,7 +856,9 @@ class _Range:
             self.shrinking += finding.shrink_seconds
             self.findings.append(finding)
             self.causes.add(finding, _first_rule(cause, outcome))
-        self.pending.clear()
+            self.pending.pop(0)
+            if self.on_finding is not None:
+                self.on_finding(finding)
 
     def run(self) -> None:
         while True:
@@ -887,13 +893,15 @@ def fuzz_range(
     keep_going: bool = False,
     shrink_all: bool = False,
     halt: threading.Event | None = None,
+    on_finding: Callable[[Finding], None] | None = None,
 ) -> Shard:
     """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
     first (shrunk) finding, or with ``keep_going`` through every seed, each finding
     shrunk once per cause (``shrink_all``: every one).  ``stop`` set (by another
     shard's finding) makes no more scenarios, unless the run keeps going; ``halt`` set
     (an interruption) makes none and judges none from then on, and shrinks no further:
-    the shard is what was done before it."""
+    the shard is what was done before it.  ``on_finding`` is told of each finding as
+    soon as it is shrunk (a local run writes it then)."""
     plan = plan or Plan()
     options = options or Options(strict_rule_ids=plan.strict_rule_ids)
     worker = Worker(argv, options)
@@ -931,16 +939,21 @@ def fuzz_range(
             stop=stop,
             halt=halt,
             progress=progress,
+            on_finding=on_finding,
         )
         state.run()
         if not keep_going and state.findings and stop is not None:
             stop.set()
         return state.shard(unsupported)
-    except ImplementationError:
+    except (ImplementationError, OSError):
         if halt is None or not halt.is_set():
             raise
-        # Interrupted: the implementation was stopped under the shard's feet.
-        return state.shard(unsupported) if state is not None else Shard(first, 0, 0.0, interrupted=True)
+        # Interrupted: the implementation was stopped under the shard's feet (its pipes
+        # closed while this thread read them).  The findings waiting are kept as found.
+        if state is None:
+            return Shard(first, 0, 0.0, interrupted=True)
+        state.shrink_pending()
+        return state.shard(unsupported)
     finally:
         worker.close()
 
@@ -973,9 +986,9 @@ def fuzz(
     shrink_all: bool = False,
 ) -> FuzzResult:
     """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the findings as
-    fixtures under ``out_dir/generated/``: the first of each shard, or with
-    ``keep_going`` every finding shrunk (one per cause and shard, or with
-    ``shrink_all`` every one).
+    fixtures under ``out_dir/generated/``, each as soon as it is shrunk: the first of
+    each shard, or with ``keep_going`` every finding shrunk (one per cause and shard, or
+    with ``shrink_all`` every one).
 
     Whatever is raised in this thread while the shards run (Ctrl-C's
     KeyboardInterrupt, the exception a signal handler raises) interrupts the run: no
@@ -1000,7 +1013,13 @@ def fuzz(
             with lock:
                 progress(n)
 
+    def write(finding: Finding) -> None:
+        if out_dir is not None and finding.fixture is not None:
+            with lock:
+                write_finding(finding, finding.fixture, argv, out_dir)
+
     errors: list[BaseException] = []
+    finished = [threading.Event() for _ in shards]
 
     def work(i: int, start: int, count: int) -> None:
         try:
@@ -1014,27 +1033,32 @@ def fuzz(
                 progress=tick,
                 keep_going=keep_going,
                 shrink_all=shrink_all,
+                on_finding=write,
             )
         except BaseException as exc:  # re-raised in the caller's thread below
             errors.append(exc)
             stop.set()
+        finally:
+            finished[i].set()
 
     began = time.perf_counter()
     threads = [threading.Thread(target=work, args=(i, s, c), daemon=True) for i, (s, c) in enumerate(shards)]
     for t in threads:
         t.start()
     stopped_by: BaseException | None = None
+    # Waited for by events, not by Thread.join: once Ctrl-C has interrupted a join, the
+    # next join of that thread may return while it still runs (seen on CPython 3.11).
     try:
-        for t in threads:
-            while t.is_alive():
-                t.join(0.25)
+        for event in finished:
+            while not event.wait(0.25):
+                pass
     except BaseException as exc:  # Ctrl-C, or a signal's exception: the shards stop where they are
         stopped_by = exc
         halt.set()
         stop.set()
         kill_all()
-        for t in threads:
-            t.join()
+        for event in finished:
+            event.wait()
     if errors and stopped_by is None:
         raise errors[0]
     elapsed = time.perf_counter() - began
@@ -1068,7 +1092,8 @@ def merge_shards(
 ) -> FuzzResult:
     """One result of ``shards``, taken in the order given (by shard, not by arrival, so a
     shard run twice counts once): what they tried, the seed ranges they covered, their
-    findings, each written once under ``out_dir/generated/``, and their causes, those of
+    findings, each written once under ``out_dir/generated/`` (unless written already),
+    and their causes, those of
     several shards made one (the findings of each, shrunk or counted, added up).
     ``seconds`` is the run's wall time, ``fuzz_seconds`` the time its rates are taken
     over (shrinking left out)."""
@@ -1078,7 +1103,7 @@ def merge_shards(
     for shard in shards:
         tried.merge(shard.tried)
         for finding in shard.findings:
-            if out_dir is not None and finding.fixture is not None:
+            if out_dir is not None and finding.fixture is not None and not finding.path:
                 write_finding(finding, finding.fixture, argv, out_dir)
             findings.append(finding)
         for group in shard.groups:
