@@ -16,12 +16,19 @@ fixture whose expected values are recomputed by the reference engine:
   becoming the opening tile when the opening is dropped), one at a time, while it still
   disagrees;
 - ``perft``: the smallest depth, then the earliest position of the same random hand;
-- ``settlement``: the fewest seats (a seat of an individual game left out, with its
-  score; the partnership game keeps its four), the fewest tiles in hand (each seat that
-  held tiles keeps one: an empty hand is the seat that dominoed), the fewest pips (a
-  tile replaced by one of fewer pips not in play), and the scores moved away from the
-  target (to zero, else halved), where the target does not matter; the passes again
-  while any of them shrinks it.
+- ``settlement``: the fewest seats (a seat of an individual game left out with its
+  score, or two seats made one, the second's tiles given to the first; the partnership
+  game keeps its four), the fewest tiles in hand (hands of the same pips in fewer
+  tiles, tied hands given fewer pips together, then a tile taken out, or two of the same
+  pips from two hands; each seat that held tiles keeps one: an empty hand is the seat
+  that dominoed), the fewest pips (a tile replaced by one of fewer pips in no hand, or
+  two of the same pips by two of fewer), and the scores moved away from the target (all
+  to zero, one side's to zero, one side's halved), where the target does not matter;
+  the passes again while any of them shrinks it.
+
+:func:`size_of` gives the sizes of each kind: ``hands`` and ``placements``; ``actions``;
+``steps`` and ``setup``; ``depth`` and ``placements``; ``seats``, ``tiles``, ``pips`` and
+``score`` (the highest).
 
 A shrinker asks ``run`` to judge a list of candidates at once (the runner sends them
 ahead of their answers), and keeps the first that ``keep`` accepts (by default, any that
@@ -446,6 +453,8 @@ def _lower_scores(fx: Fixture) -> list[Fixture]:
 
 
 def _shrink_settlement(found: Shrunk, attempt: _Try) -> Shrunk:
+    """Seats, tiles, pips, scores, in that order, each pass while it shrinks; again while
+    the size goes down (a pass may open the way to an earlier one)."""
     while True:
         before = size_of(found.fixture)
         found = _while_smaller(found, attempt, _fewer_seats)
