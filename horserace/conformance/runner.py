@@ -92,6 +92,8 @@ class Outcome:
         if self.status in FAILING or self.status is Status.XFAIL:
             rec["why"] = fx.why  # the hand arithmetic behind the expected values
             rec["input"] = fx.input
+            if fx.twin_input is not None:
+                rec["twin_input"] = fx.twin_input  # what the legal twin was: the diagnosis reads it
             rec["expected"] = fx.expected
             rec["variants"] = fx.variants
             if self.observations is not None:
@@ -204,20 +206,23 @@ def with_twin(outcome: Outcome, twin: Twin | None, strict_rule_ids: bool) -> Out
     refusal = outcome.refusal
     if outcome.status is not Status.PASS or refusal is None:
         return outcome
+    # A note the judging added (unknown fields of the answer ignored) stays with the outcome.
+    _, sep, note = outcome.message.partition("ignored the answer's unknown fields ")
+    kept = f"; ignored the answer's unknown fields {note}" if sep else ""
     expected = fx.expected["rule"]
     said = f"refused action {refusal.at} ({refusal.rule or 'no rule given'})" + (
         f": {refusal.message}" if refusal.message else ""
     )
     if refusal.rule == expected:
         note = "" if twin is None or twin.accepted else f"; note: its legal twin was {twin.text()}"
-        outcome.message = cut(f"{said}; the rule named is the one the action breaks{note}")
+        outcome.message = cut(f"{said}; the rule named is the one the action breaks{note}{kept}")
         return outcome
     if twin is None:
-        outcome.message = cut(f"{said}; its reason is not checked: the fixture has no legal twin")
+        outcome.message = cut(f"{said}; its reason is not checked: the fixture has no legal twin{kept}")
         return outcome
     if twin.accepted:
         how = "another rule" if refusal.rule else "no rule"
-        outcome.message = cut(f"{said}; it names {how}, and its legal twin was accepted: refused for {expected}")
+        outcome.message = cut(f"{said}; it names {how}, and its legal twin was accepted: refused for {expected}{kept}")
         return outcome
     if twin.status in ("error", "crash", "timeout"):
         outcome.status = Status(twin.status)
@@ -302,7 +307,7 @@ class Worker:
                 main = waiting.pop()
                 answered = outcome.twin or Twin(str(outcome.status), message=outcome.message)
                 emit(with_twin(main, answered, self.options.strict_rule_ids))
-            elif _twin_input(outcome.fixture) is not None:
+            elif outcome.fixture.twin_input is not None and outcome.fixture.kind == "illegal":
                 waiting.append(outcome)
             else:
                 emit(outcome)
@@ -464,12 +469,8 @@ class _TwinFixture(Fixture):
     and readings, the twin's input, every action expected to be accepted."""
 
 
-def _twin_input(fx: Fixture) -> dict | None:
-    return getattr(fx, "twin_input", None)
-
-
 def _twin_fixture(fx: Fixture) -> _TwinFixture | None:
-    inp = _twin_input(fx) if fx.kind == "illegal" and not isinstance(fx, _TwinFixture) else None
+    inp = fx.twin_input if fx.kind == "illegal" and not isinstance(fx, _TwinFixture) else None
     if inp is None:
         return None
     return _TwinFixture(

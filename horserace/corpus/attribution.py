@@ -396,6 +396,8 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     kind = entry.get("action", "end-turn" if "end_turn" in entry else "place")
     if kind == "end-turn":
         return Cause("HR-TURN-1", f"refused {what}, an end of turn during a continuation (HRI-2)", where)
+    if kind == "draw" and 0 < hand.boneyard_left <= 2:
+        return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
     last = next((e for e in reversed(hand.events) if isinstance(e, Place)), None)
     if kind in ("draw", "pass") and hand.continuing and last is not None:
         # The seat that holds a continuation and no legal placement draws (or passes): an
@@ -603,6 +605,8 @@ def _event_rule(
     kind = e.get("event")
     previous = trace[index - 1] if 0 < index <= len(trace) else {}
     if field == "event" or (field == "seat" and kind != "hand-end"):
+        if kind == "draw" and a.get("event") in ("pass", "hand-end") and _boneyard_left(fx, trace, index) <= 2:
+            return "HR-DEAL-2"  # the last tiles of the boneyard kept back: none is set aside
         return _kind_rule(e, a, previous)
     if kind == "place":
         if field in ("tile", "target", "port"):
@@ -739,6 +743,19 @@ def _count_rule(
     if len(layout) == 1 and not IS_DOUBLE[layout.order[0]] and -delta in (LOW[layout.order[0]], HIGH[layout.order[0]]):
         return "HR-COUNT-5"
     return "HR-COUNT-1"
+
+
+def _boneyard_left(fx: Fixture, trace: list[dict[str, Any]], index: int) -> int:
+    """The tiles left in the boneyard of the hand whose trace is ``trace`` before its
+    ``index``-th event (a large number where the hand is not found)."""
+    hands = fx.expected.get("hands") or []
+    deals = fx.input.get("hands") or []
+    for h, played in enumerate(hands):
+        if played.get("events") is trace or list(played.get("events") or []) == trace:
+            if h < len(deals) and isinstance(deals[h].get("boneyard"), list):
+                drawn = sum(1 for ev in trace[:index] if ev.get("event") == "draw")
+                return len(deals[h]["boneyard"]) - drawn
+    return _LAST
 
 
 def _kind_rule(e: Mapping[str, Any], a: Mapping[str, Any], previous: Mapping[str, Any]) -> str:
@@ -910,7 +927,7 @@ def _cause_of(
         if status == "not-rejected":
             return Cause(expected_rule, f"accepted the illegal action {expected_at}", where, "rejected_at")
         if status == "unconfirmed":
-            twin_input = getattr(fx, "twin_input", None)
+            twin_input = fx.twin_input
             if twin_refused_at is not None and twin_input is not None:
                 return refusal_cause(
                     fx, twin_refused_at, inp=twin_input, what=f"the legal twin's action {twin_refused_at}"

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from horserace.conformance.runner import Outcome
 from horserace.corpus.attribution import Cause, cause_of, first_difference, place_of
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.fixture import Fixture
@@ -107,10 +108,8 @@ def fixture_of_record(record: Mapping[str, Any]) -> Fixture | None:
         variants=dict(record.get("variants") or {}),
         file=str(record.get("file") or ""),
         line=int(record.get("line") or 0),
+        twin={"why": "", "input": record["twin_input"]} if isinstance(record.get("twin_input"), dict) else None,
     )
-    twin = record.get("twin_input")
-    if isinstance(twin, dict):
-        object.__setattr__(fx, "_twin_from_record", twin)
     return fx
 
 
@@ -138,13 +137,6 @@ def differences_of(record: Mapping[str, Any]) -> list[Difference]:
 def _effective_status(record: Mapping[str, Any]) -> str:
     status = str(record.get("status"))
     return str(record.get("was") or status) if status == Status.XFAIL else status
-
-
-def _twin_of(fx: Fixture) -> dict[str, Any] | None:
-    twin = getattr(fx, "twin_input", None)
-    if twin is None:
-        twin = getattr(fx, "_twin_from_record", None)
-    return twin if isinstance(twin, dict) else None
 
 
 class Diagnoser:
@@ -177,6 +169,15 @@ class Diagnoser:
                 answer = _Answer(False, observations)
         self._answers[key] = answer
         return answer
+
+    def record_of(self, outcome: Outcome) -> dict[str, Any]:
+        """The stream's record of a runner's outcome, with its ``diagnosis`` where it is a
+        failure of the rules (what ``conform`` writes)."""
+        record = outcome.record()
+        found = self.diagnose(outcome.fixture, record)
+        if found is not None:
+            record["diagnosis"] = found.to_record()
+        return record
 
     def diagnose(self, fx: Fixture, record: Mapping[str, Any]) -> Diagnosis | None:
         """The diagnosis of one result record of ``fx`` (``None``: not a failure of the
@@ -214,7 +215,7 @@ class Diagnoser:
             if status == Status.NOT_REJECTED:
                 return "exact" if not answer.refused else None
             if status == Status.UNCONFIRMED:
-                twin = _twin_of(fx)
+                twin = fx.twin_input
                 if not answer.refused or answer.at != expected_at or twin is None or twin_at is None:
                     return None
                 on_twin = self._answer(deviation, fx, twin)
@@ -379,6 +380,22 @@ def rank(
         else:
             continue
         groups.setdefault(rule, []).append(fid)
+    # Where a fixture's difference may be filed under overlapping rules (its cause's
+    # rule and alternatives), it joins the largest of those causes: one misreading of
+    # overlapping rules is one cause, not two.
+    size = {rule: len(fids) for rule, fids in groups.items()}
+    for rule, fids in list(groups.items()):
+        for fid in list(fids):
+            d = diagnoses[fid]
+            if d is None or d.cause is None:
+                continue
+            options = [r for r in (d.cause.rule, *d.cause.alternatives) if r != rule and size.get(r, 0) > size[rule]]
+            if options:
+                best = max(options, key=lambda r: size[r])
+                fids.remove(fid)
+                groups[best].append(fid)
+                chosen.pop(fid, None)
+    groups = {rule: fids for rule, fids in groups.items() if fids}
     lines = []
     for rule, fids in groups.items():
         tally: dict[str, list[str]] = {}

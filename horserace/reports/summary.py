@@ -220,5 +220,5 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
     if not failed and now_pass:
         return Verdict(f"NOT CONFORMANT: {update[2:]}", "bad")
     expecting = f", {_plural(expected, 'expected failure')} apart" if expected else ""
-    of = f"{ran} fixtures run" + (f" ({total}{selected})" if selected else "")
-    return Verdict(f"NOT CONFORMANT: {failed} of {of} failed{expecting}{update}", "bad")
+    chosen = f" ({total}{selected})" if selected else ""
+    return Verdict(f"NOT CONFORMANT: {failed} of {ran} fixtures run failed{chosen}{expecting}{update}", "bad")

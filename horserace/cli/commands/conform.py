@@ -348,11 +348,7 @@ def _run_into(
             stream.path = place(hello)
 
     def on_outcome(outcome: Outcome) -> None:
-        record = outcome.record()
-        found = diagnoser.diagnose(outcome.fixture, record)
-        if found is not None:
-            record["diagnosis"] = found.to_record()
-        stream.add(record)
+        stream.add(diagnoser.record_of(outcome))
         done[0] += 1
         if bar:
             width = 30
