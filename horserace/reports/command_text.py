@@ -103,7 +103,8 @@ def _cause_lines(result: FuzzResult) -> list[str]:
     if result.shrink_all:
         how = "every finding shrunk (--shrink-all)"
     else:
-        how = "each cause shrunk once, its other findings counted and listed, not shrunk (--shrink-all shrinks each)"
+        once = "once in each shard that met it" if len(result.ranges) > 1 else "once"
+        how = f"each cause shrunk {once}, its other findings counted and listed, not shrunk (--shrink-all shrinks each)"
     lines = [f"causes: {len(result.causes)} in {found:,} finding{'s' if found != 1 else ''}, {shrunk} shrunk: {how}"]
     for group in result.causes:
         if group.rule:
