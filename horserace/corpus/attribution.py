@@ -372,6 +372,14 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     basis ("the legal twin's action 2")."""
     what = what or f"action {at}"
     if at is None:
+        if fx.kind == "play" and len((inp or fx.input).get("hands") or ()) > 1:
+            # The deals after the first carry the openers the reference engine's HR-OPEN-3
+            # gives them: an implementation that opens otherwise refuses such an input.
+            return Cause(
+                "HR-OPEN-3",
+                "the input was refused, no action named: a match of several hands, whose later deals are "
+                "opened as HR-OPEN-3 says",
+            )
         return Cause(fx.primary_rule, "an action was refused (the implementation did not say which)")
     if fx.kind == "layout":
         layout = _layout_before(fx, at)
@@ -390,29 +398,20 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     kind = entry.get("action", "end-turn" if "end_turn" in entry else "place")
     if kind == "end-turn":
         return Cause("HR-TURN-1", f"refused {what}, an end of turn during a continuation (HRI-2)", where)
-    if hand.continuing and kind in ("draw", "pass"):
-        return Cause("HR-TURN-1", f"refused {what}, a {kind} during a continuation: the turn goes on", where)
+    last = next((e for e in reversed(hand.events) if isinstance(e, Place)), None)
+    if kind in ("draw", "pass") and hand.continuing and last is not None:
+        # The seat that holds a continuation and no legal placement draws (or passes): an
+        # implementation that refuses it has most likely ended the turn instead.
+        name = "a draw" if kind == "draw" else "a pass"
+        return _continuation_refused(hand, last, f"refused {what}, {name} in the continuation", where)
+    if kind == "draw" and 0 < hand.boneyard_left <= 2:
+        return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
     if kind == "draw":
-        if 0 < hand.boneyard_left <= 2:
-            return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
         return Cause("HR-DRAW-2", f"refused {what}, a draw with no legal placement in hand", where)
     if kind == "pass":
         return Cause("HR-PASS-1", f"refused {what}, a pass with no legal placement and an empty boneyard", where)
-    last = next((e for e in reversed(hand.events) if isinstance(e, Place)), None)
     if hand.continuing and "target" in entry and last is not None:
-        if last.target is None and len([e for e in hand.events if isinstance(e, Place)]) == 1:
-            return Cause(
-                "HR-OPEN-2", f"refused {what}, {_name(entry)}: the continuation the opening tile earned (HRI-3)", where
-            )
-        if any(isinstance(e, Draw) and e.tile == last.tile for e in hand.events):
-            return Cause(
-                "HR-TURN-3",
-                f"refused {what}, {_name(entry)}: a continuation after a tile drawn in an earlier turn",
-                where,
-            )
-        return Cause(
-            "HR-TURN-1", f"refused {what}, {_name(entry)}: a continuation after a double or a scoring tile", where
-        )
+        return _continuation_refused(hand, last, f"refused {what}, {_name(entry)}", where)
     if last is not None and hand.events and hand.events[-1] is last and not last.continues and last.seat != hand.to_act:
         if last.drawn:
             return Cause("HR-TURN-3", f"refused {what}, {_name(entry)}: the turn after a drawn tile's placement", where)
@@ -422,6 +421,16 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
             )
     rule, why = _placement_rule(hand.layout, entry, hand.pending_drawn)
     return Cause(rule, f"refused {what}, {_name(entry)}: {why}", where)
+
+
+def _continuation_refused(hand: Hand, last: Place, basis: str, where: tuple[PathStep, ...]) -> Cause:
+    """An action of the seat that holds a continuation, refused: the rule of the
+    continuation that placement ``last`` earned."""
+    if last.target is None and len([e for e in hand.events if isinstance(e, Place)]) == 1:
+        return Cause("HR-OPEN-2", f"{basis}: the continuation the opening tile earned (HRI-3)", where)
+    if any(isinstance(e, Draw) and e.tile == last.tile for e in hand.events):
+        return Cause("HR-TURN-3", f"{basis}: a continuation after a tile drawn in an earlier turn", where)
+    return Cause("HR-TURN-1", f"{basis}: a continuation after a double or a scoring tile", where)
 
 
 def _name(entry: Mapping[str, Any]) -> str:
@@ -619,7 +628,7 @@ def _event_rule(
             if e.get("drawn") or a.get("drawn"):
                 return "HR-TURN-3"
             if "target" not in e and not any(ev.get("event") == "place" for ev in trace[:index]):
-                return "HR-TURN-1"  # the opening tile's continuation (HRI-3; HR-OPEN-2 defers to HR-TURN-1)
+                return "HR-OPEN-2"  # the opening tile's continuation (HRI-3), overlapping HR-TURN-1
             if a.get("continues") and e.get("count") == 0 and not _is_double(e.get("tile")):
                 return "HR-CREDIT-1"  # a count of 0 earns nothing, and no continuation
             if after.get("event") == "hand-end":
@@ -894,8 +903,11 @@ def cause_of(
     if found is None:
         return None
     # A refusal alone, an acceptance of the illegal action (an earlier state that differs
-    # would do it too) and a perft count say little of the rule.
-    weak = found.basis.startswith(("refused", "accepted")) or (fx.kind == "perft" and found.rule != "HR-MOVE-2")
+    # would do it too) and a perft count say little of the rule; a refusal that names no
+    # action, less.
+    weak = found.basis.startswith(("refused", "accepted", "an action was refused", "the input was refused")) or (
+        fx.kind == "perft" and found.rule != "HR-MOVE-2"
+    )
     return _settled(found, firm=not weak)
 
 

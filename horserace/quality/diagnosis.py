@@ -156,7 +156,9 @@ class Diagnoser:
         try:
             observations = observe(fx.kind, inp, fx.variants, engine=deviation.engine)
         except ScenarioError as exc:
-            answer = _Answer(True, at=exc.at) if exc.at is not None else None
+            # A refusal: of an action (``at``), or of the input as a whole (a position the
+            # deviation cannot reach, as an implementation that names no action refuses it).
+            answer = _Answer(True, at=exc.at)
         except (HorseRaceError, KeyError, TypeError, ValueError, IndexError, RecursionError):
             answer = None  # the deviation cannot play this input: it explains nothing
         else:
