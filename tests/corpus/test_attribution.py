@@ -139,10 +139,10 @@ def test_a_count_blamed_before_the_credit_and_the_continuation_it_decides():
     assert _cause(fx, _with_event(fx, i, credit=event["credit"] + 1)).rule == "HR-CREDIT-2"
 
 
-def test_a_continuation_lost_is_hr_turn_1_and_at_the_opening_it_also_names_hr_open_2():
-    fx = _play(lambda ev: ev[0]["event"] == "place" and ev[0]["continues"])
+def test_a_continuation_lost_is_hr_turn_1_and_at_the_opening_hr_open_2_which_overlaps_it():
+    fx = _play(lambda ev: ev[0]["event"] == "place" and ev[0]["continues"] and "target" not in ev[0])
     cause = _cause(fx, _with_event(fx, 0, continues=False))
-    assert cause.rule == "HR-TURN-1" and "HR-OPEN-2" in cause.alternatives
+    assert cause.rule == "HR-OPEN-2" and "HR-TURN-1" in cause.alternatives
     fx = _play(lambda ev: any(e["event"] == "place" and e.get("continues") and "target" in e for e in ev))
     i = next(i for i, e in enumerate(_events(fx)) if e["event"] == "place" and e.get("continues") and "target" in e)
     assert _cause(fx, _with_event(fx, i, continues=False)).rule == "HR-TURN-1"
@@ -199,17 +199,21 @@ def test_a_tie_that_splits_the_credit_is_hr_settle_3():
 
 
 # ---------------------------------------------------------------------- refusals and illegal actions
-def test_a_refused_continuation_is_hr_turn_1_and_not_firm():
-    fx = _play(lambda ev: ev[0]["event"] == "place" and ev[0]["continues"] and ev[1]["event"] == "place")
+def test_a_refused_continuation_is_not_firm_and_after_the_opening_is_hr_open_2():
+    fx = _play(
+        lambda ev: (
+            ev[0]["event"] == "place" and ev[0]["continues"] and "target" not in ev[0] and ev[1]["event"] == "place"
+        )
+    )
     cause = cause_of(fx, "rejected", [], refused_at=1)
-    assert cause is not None and cause.rule == "HR-TURN-1" and not cause.firm and cause.generic
+    assert cause is not None and cause.rule == "HR-OPEN-2" and not cause.firm and cause.generic
     # With the observations before the refusal (protocol 1.2) and a difference among them,
     # that difference decides, firmly.
     differences = diff(
         {"hands": [{"events": _events(fx)[:1]}]}, {"hands": [{"events": [{**_events(fx)[0], "continues": False}]}]}
     )
     cause = cause_of(fx, "rejected", differences, refused_at=1)
-    assert cause is not None and cause.rule == "HR-TURN-1" and cause.firm and "before the refusal" in cause.basis
+    assert cause is not None and cause.rule == "HR-OPEN-2" and cause.firm and "before the refusal" in cause.basis
 
 
 def test_a_refused_branch_of_a_later_double_is_hr_spin_1():
