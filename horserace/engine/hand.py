@@ -119,10 +119,10 @@ class Hand:
     - the credit of a count, which is the layout's (``Layout.credit_raw_table`` and
       ``Layout.credit_table``, HR-CREDIT-1 and HR-CREDIT-2).
 
-    The hot path reads the seams once per hand (the credit tables into the hand when it is
-    made, ``undrawable`` there too; ``drawn_tile_exception`` once per draw,
-    ``draw_until_playable`` once per draw that does not play, ``play_before_drawing``
-    only when a draw is refused, ``pip_count`` once per hand's end) and tests one flag per
+    The hot path reads the seams once per hand (the credit tables, ``undrawable`` and
+    ``draw_until_playable`` into the hand when it is made; ``drawn_tile_exception`` once
+    per draw, ``play_before_drawing`` only when a draw is refused, ``pip_count`` once per
+    hand's end) and tests one flag per
     placement for an overridden :meth:`earns_continuation`; the cost was measured with
     valgrind and ``horserace bench`` (README, "Performance").  The named deviations of
     :mod:`horserace.quality.mutants` (misreadings) and :mod:`horserace.quality.house_rules`
@@ -170,6 +170,7 @@ class Hand:
         "_immediate_block",
         "_last_ended",
         "_next_draw",
+        "_one_draw",
         "_opening_continues",
         "_passes",
         "_pending",
@@ -246,6 +247,7 @@ class Hand:
         self.boneyard: list[Tile] = list(boneyard)
         end = len(self.boneyard) - self.undrawable
         self._boneyard_end = end if end > 0 else 0  # _next_draw when the boneyard is empty (HR-DEAL-2)
+        self._one_draw = not self.draw_until_playable  # HR-DRAW-2, a seam: read once here, not per draw
         self._next_draw = 0
         self.scores = list(scores)
         #: The seat that acts first in this hand (the opener of a fresh deal).
@@ -513,7 +515,7 @@ class Hand:
             self._exempt = tile if self.drawn_tile_exception else -1
         elif self._next_draw == self._boneyard_end and self._immediate_block:
             self._check_block()
-        elif not self.draw_until_playable:  # a seam, read only when a drawn tile does not play
+        elif self._one_draw:
             self._pass_after_draw(seat)
         return tile
 

@@ -38,6 +38,7 @@ from horserace.engine.layout import (
     MASK_OF_VALUES,
     PORT_HIGH,
     PORT_LOW,
+    PORT_NAMES,
     AttachmentPoint,
     Layout,
     LayoutSave,
@@ -99,8 +100,8 @@ class _FewSpinners(Layout):
         if target is not None and port is not None and port >= BRANCH_A and target in self and IS_DOUBLE[target]:
             if not self.is_spinner(target):
                 raise IllegalAction(
-                    f"{NAMES[target]} is not a spinner and has no branch {port}: only "
-                    + ("the first double played is one" if self.first_double_spins else "no double is one"),
+                    f"{NAMES[target]} is not a spinner and has no {PORT_NAMES[port]}: "
+                    + ("only the first double played is one" if self.first_double_spins else "no double is one"),
                     rule="HR-SPIN-1",
                 )
         return super().normalise(t, target, port)
@@ -339,7 +340,8 @@ def _h_draw_one() -> type[Hand]:
 @house_rule(
     "draw-while-playable",
     "HR-DRAW-1",
-    "a player may draw from the boneyard even while holding a playable tile (a move of perft: 'draw')",
+    "a player may draw from the boneyard even while holding a playable tile; a playable tile drawn is placed at once "
+    "(a move of perft, 'draw'; random play never chooses it)",
     "Muggins and Sniff as some rule books and apps allow it (a player may draw rather than play, to keep a tile)",
 )
 def _h_draw_while_playable() -> type[Hand]:

@@ -89,7 +89,7 @@ def test_the_registry_check_finds_a_broken_entry():
     good = MUTANTS["fives-and-threes"]
     broken = {
         "renamed": good,
-        "no-rule": Deviation("no-rule", "HR-XXX-9", "d", good.engine, HOUSE_RULE, "s"),
+        "no-rule": Deviation("no-rule", "not-a-rule", "d", good.engine, HOUSE_RULE, "s"),
         "no-source": Deviation("no-source", "HR-TURN-1", "d", good.engine, HOUSE_RULE, " "),
         "no-family": Deviation("no-family", "HR-TURN-1", "d", good.engine, "folklore", "s"),
         "reference": Deviation("reference", "HR-TURN-1", "d", Hand, HOUSE_RULE, "s"),
