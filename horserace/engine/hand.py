@@ -120,11 +120,12 @@ class Hand:
       ``Layout.credit_table``, HR-CREDIT-1 and HR-CREDIT-2).
 
     The hot path reads the seams once per hand (the credit tables, ``undrawable`` and
-    ``draw_until_playable`` into the hand when it is made; ``drawn_tile_exception`` once
-    per draw, ``play_before_drawing`` only when a draw is refused, ``pip_count`` once per
-    hand's end) and tests one flag per
-    placement for an overridden :meth:`earns_continuation`; the cost was measured with
-    valgrind and ``horserace bench`` (README, "Performance").  The named deviations of
+    ``draw_until_playable`` into the hand when it is made, from one tuple gathered when
+    the class is made, so a seam is set in the class body or ``type()`` call, not on the
+    class afterwards; ``drawn_tile_exception`` once per draw, ``play_before_drawing``
+    only when a draw is refused, ``pip_count`` once per hand's end) and tests one flag
+    per placement for an overridden :meth:`earns_continuation`; the cost was measured
+    with valgrind and ``horserace bench`` (README, "Performance").  The named deviations of
     :mod:`horserace.quality.mutants` (misreadings) and :mod:`horserace.quality.house_rules`
     (the house rules of the Fives family) are all built through these seams.
 
@@ -156,6 +157,10 @@ class Hand:
     play_before_drawing: ClassVar[bool] = True
     #: HR-SET-2: the pips of a hand (a bit mask of tiles), as the end of a hand counts them.
     pip_count: ClassVar[PipCount] = staticmethod(pips_of)
+    #: What a hand reads of the seams when it is made, in one look-up (:func:`_seams_of`):
+    #: the layout's credit tables, ``undrawable`` and ``not draw_until_playable``.  Set
+    #: for every subclass when it is made; a seam changed on a class afterwards is not seen.
+    _class_seams: ClassVar[tuple[tuple[int, ...], tuple[int, ...], int, bool]]
 
     __slots__ = (
         "_boneyard_end",
@@ -239,15 +244,13 @@ class Hand:
                 )
         self.partnership = partnership
         self.seats = seats
-        self.layout = layout = self.layout_class(branch_use_one=ruleset.branch_use is _BRANCH_USE_ONE)
-        # The layout's credit by count (a seam, HR-CREDIT-1 and HR-CREDIT-2), read once here.
-        self._credit_raw = layout.credit_raw_table
-        self._credit = layout.credit_table
+        self.layout = self.layout_class(branch_use_one=ruleset.branch_use is _BRANCH_USE_ONE)
+        # The seams read once per hand, gathered when the class was made (__init_subclass__).
+        self._credit_raw, self._credit, undrawable, self._one_draw = self._class_seams
         self.hands: list[Mask] = masks
         self.boneyard: list[Tile] = list(boneyard)
-        end = len(self.boneyard) - self.undrawable
+        end = len(self.boneyard) - undrawable
         self._boneyard_end = end if end > 0 else 0  # _next_draw when the boneyard is empty (HR-DEAL-2)
-        self._one_draw = not self.draw_until_playable  # HR-DRAW-2, a seam: read once here, not per draw
         self._next_draw = 0
         self.scores = list(scores)
         #: The seat that acts first in this hand (the opener of a fresh deal).
@@ -276,6 +279,10 @@ class Hand:
         self._immediate_block = ruleset.block_detection is _IMMEDIATE
         #: The undo history, last action last; ``None`` when the hand is not undoable.
         self._undo: list[_Undo] | None = [] if undoable else None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._class_seams = _seams_of(cls)
 
     @staticmethod
     def _validate_deal(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], fresh_deal: bool) -> None:
@@ -423,15 +430,13 @@ class Hand:
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
         drawn = tile == self._exempt or (self._whole_hand and self._drawn_mask & bit != 0)
         if credit_raw:
-            credit = self._credit[count]
             side = seat % 2 if self.partnership else seat
             scores = self.scores
-            score = scores[side] + credit
+            score = scores[side] + self._credit[count]
             scores[side] = score
             match_end = score >= self.target  # HR-MATCH-1: before anything else
             continues = not drawn
         else:
-            credit = 0
             match_end = False
             continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
         if self._custom_continuation:
@@ -448,7 +453,7 @@ class Hand:
             event = None
             if self.record:
                 # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
-                event = _new(Place, (seat, tile, target, port, count, credit_raw, credit, False, drawn))
+                event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], False, drawn))
                 self.events.append(event)
             if match_end:
                 self.end_by_placement(side)
@@ -458,7 +463,7 @@ class Hand:
                 self._finish(_BLOCKED, None)
             return event
         if self.record:
-            event = _new(Place, (seat, tile, target, port, count, credit_raw, credit, continues, drawn))
+            event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], continues, drawn))
             self.events.append(event)
         else:
             event = None
@@ -681,14 +686,12 @@ class Hand:
             credit_raw = credit_raws[count]
             drawn = tile == self._exempt  # HR-TURN-3
             if credit_raw:
-                credit = credits[count]
                 side = seat % 2 if partnership else seat
-                score = scores[side] + credit
+                score = scores[side] + credits[count]
                 scores[side] = score
                 match_end = score >= target_score  # HR-MATCH-1: before anything else
                 continues = not drawn
             else:
-                credit = 0
                 match_end = False
                 continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
             blocked = False
@@ -698,7 +701,7 @@ class Hand:
             if match_end or not hand or blocked:  # HR-TURN-2
                 self._last_ended = None
                 if record is not None:
-                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credit, False, drawn)))
+                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], False, drawn)))
                 if match_end:
                     self.end_by_placement(side)
                 elif not hand:
@@ -707,7 +710,7 @@ class Hand:
                     self._finish(_BLOCKED, None)
                 return
             if record is not None:
-                record(_new(Place, (seat, tile, target, port, count, credit_raw, credit, continues, drawn)))
+                record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], continues, drawn)))
             if continues:  # HR-TURN-1
                 self._last_ended = None
                 self._pending = -1
@@ -880,3 +883,14 @@ class Hand:
         self.match_winners = winners
         if self.record:
             self.events.append(MatchEnd(winners, tuple(self.scores)))
+
+
+def _seams_of(cls: type[Hand]) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
+    """The seams a hand of ``cls`` reads when it is made, gathered once per class: one
+    class attribute read per hand in their stead (each read of a class attribute through
+    an instance costs some 150 machine instructions on Python 3.11)."""
+    layout = cls.layout_class
+    return layout.credit_raw_table, layout.credit_table, cls.undrawable, not cls.draw_until_playable
+
+
+Hand._class_seams = _seams_of(Hand)

@@ -167,4 +167,6 @@ def test_the_reference_engine_keeps_its_rules():
     assert (Hand.undrawable, Hand.draw_until_playable, Hand.play_before_drawing) == (0, True, True)
     assert Hand.pip_count is pips_of and Layout.credit_raw_table is CREDIT and Layout.credit_table is POINTS
     assert all(POINTS[c] * 5 == CREDIT[c] for c in range(len(CREDIT)))
+    assert Hand._class_seams == (CREDIT, POINTS, 0, False)  # what a hand reads when it is made
+    assert engine(undrawable=2, layout_class=_ThreesScoreToo)._class_seams[1:3] == (_ThreesScoreToo.credit_table, 2)
     assert not IS_DOUBLE[T("[1|5]")]
