@@ -257,8 +257,8 @@ class _DoubleOpening(Layout):
     "opening-must-be-double",
     "HR-OPEN-2",
     "the opening tile must be a double; an opener who holds none draws until one comes",
-    "All Fives and Muggins as apps and old rule books play them (the highest double leads; a player set to open "
-    "without a double draws for one)",
+    "All Fives and Muggins as apps and old rule books play them (the highest double leads), and Sniff as an old "
+    "book of games gives it (with no double dealt, the players draw until one is found)",
 )
 def _h_double_opening() -> type[Hand]:
     return _engine("OpeningMustBeDouble", layout_class=_DoubleOpening)
@@ -412,7 +412,7 @@ def _tie_scores_nothing(
     "tie-scores-nothing",
     "HR-SETTLE-3",
     "a blocked hand with several sides tied for the lowest total has no winner and scores nothing",
-    "Draw and partnership dominoes as pagat-style rule pages and apps give them (a tie for the lowest count: no score)",
+    "Draw and partnership dominoes as several rule books and apps give them (a tie for the lowest count: no score)",
 )
 def _h_tie_nothing() -> type[Hand]:
     return _use_settle("TieScoresNothing", _tie_scores_nothing)
