@@ -2,4 +2,4 @@
 protocol's, each semantic and each moving on its own (README, "Versions and stability")."""
 
 __version__ = "0.1.0"
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"

@@ -9,7 +9,7 @@ test, and the same breakage is written once however many tests use it."""
 from __future__ import annotations
 
 from horserace.engine.events import EndTurn, Pass
-from horserace.engine.hand import Hand
+from horserace.engine.hand import Hand, Violation
 from horserace.engine.layout import BRANCH_A, CREDIT, AttachmentPoint, Layout, LayoutSave
 from horserace.engine.settlement import Settlement, settle
 from horserace.engine.tiles import IS_DOUBLE, LOW
@@ -17,6 +17,7 @@ from horserace.errors import IllegalAction
 
 __all__ = [
     "BLOCK_AFTER_A_ROUND_OF_PASSES",
+    "BONEYARD_FORGOTTEN_BY_THE_EVALUATOR",
     "BRANCH_OFFERED_TOO_EARLY",
     "DIVIDED_BLOCKED_CREDIT",
     "DRAWN_TILE_CONTINUES",
@@ -27,6 +28,7 @@ __all__ = [
     "PASS_WITH_A_BONEYARD",
     "RESTORE_FORGETS_THE_COUNT",
     "STARTED_BRANCH_ONE_TOO_MANY",
+    "TURN_ENDED_FORGOTTEN_BY_THE_EVALUATOR",
     "UNDO_FORGETS_THE_DRAW",
     "drifted_credit_table",
     "remainder_3_rounded_down",
@@ -91,6 +93,36 @@ class _LostDrawnTile(Hand):
 
 
 LOST_DRAWN_TILE: type[Hand] = _LostDrawnTile
+
+
+# ---------------------------------------------------------------------- the evaluator of every condition
+class _TurnEndedForgottenByTheEvaluator(Hand):
+    """HRI-28 misread by :meth:`Hand.broken_conditions` alone: the seat whose turn has just
+    ended is any other seat (HR-SEAT-3), not HR-TURN-1 or HR-TURN-3.  The actions are the
+    reference's; only the evaluator is wrong."""
+
+    __slots__ = ()
+
+    def broken_conditions(self, *args: object, **kwargs: object) -> tuple[Violation, ...]:
+        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]
+        return tuple(v._replace(rule="HR-SEAT-3") if v.rule in ("HR-TURN-1", "HR-TURN-3") else v for v in found)
+
+
+TURN_ENDED_FORGOTTEN_BY_THE_EVALUATOR: type[Hand] = _TurnEndedForgottenByTheEvaluator
+
+
+class _BoneyardForgottenByTheEvaluator(Hand):
+    """HR-DRAW-4 left out of :meth:`Hand.broken_conditions`: a draw from an empty boneyard
+    breaks nothing, for the evaluator."""
+
+    __slots__ = ()
+
+    def broken_conditions(self, *args: object, **kwargs: object) -> tuple[Violation, ...]:
+        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]
+        return tuple(v for v in found if v.rule != "HR-DRAW-4")
+
+
+BONEYARD_FORGOTTEN_BY_THE_EVALUATOR: type[Hand] = _BoneyardForgottenByTheEvaluator
 
 
 # ---------------------------------------------------------------------- the layout

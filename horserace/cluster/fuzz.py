@@ -12,7 +12,9 @@ starts once a finding has come back (those not yet started return at once, havin
 nothing), the shards already running finish their range, and every finding among them
 is reported.  The result lists exactly the seed ranges tried, so a campaign that stopped
 says which seeds are still to fuzz.  With ``keep_going`` (``--keep-going``) every shard
-runs, each up to its own first finding: a long campaign reports one finding per shard.
+runs every seed, as a local run that keeps going does: each shard shrinks a finding once
+per cause it meets (``shrink_all``: every one), and the merge makes the causes of all the
+shards one, each with its count and its smallest finding.
 """
 
 from __future__ import annotations
@@ -67,12 +69,20 @@ def _on_worker(argv: Sequence[str]) -> list[str]:
     return [sys.executable if a == _THIS_PYTHON and i == 0 else a for i, a in enumerate(argv)]
 
 
-def fuzz_shard(argv: Sequence[str], first: int, count: int, plan: Plan, stop: str) -> Shard:
+def fuzz_shard(
+    argv: Sequence[str],
+    first: int,
+    count: int,
+    plan: Plan,
+    stop: str,
+    keep_going: bool = False,
+    shrink_all: bool = False,
+) -> Shard:
     """Run on a worker: seeds ``first .. first+count-1``, unless the campaign has stopped
     (the event ``stop`` is set): then nothing, at once."""
     if Event(stop).is_set():
-        return Shard(first, 0, 0.0, None, None)
-    return fuzz_range(_on_worker(argv), first, count, plan=plan)
+        return Shard(first, 0, 0.0)
+    return fuzz_range(_on_worker(argv), first, count, plan=plan, keep_going=keep_going, shrink_all=shrink_all)
 
 
 def fuzz_on(
@@ -86,13 +96,15 @@ def fuzz_on(
     shard_size: int | None = None,
     out_dir: Path | None = None,
     keep_going: bool = False,
+    shrink_all: bool = False,
     progress: Callable[[int], None] | None = None,
     timeout: float | None = None,
 ) -> tuple[FuzzResult, Ran]:
     """Fuzz ``budget`` seeds from ``seed`` on the cluster, in shards of ``shard_size``
     seeds (default: :func:`shard_seeds`), stopping at the first finding unless
-    ``keep_going``; ``progress`` is told of the seeds of each shard that finishes.
-    Findings are written under ``out_dir/generated/``, once each."""
+    ``keep_going`` (every seed, the findings shrunk once per cause and shard, or with
+    ``shrink_all`` each one); ``progress`` is told of the seeds of each shard that
+    finishes.  Findings are written under ``out_dir/generated/``, once each."""
     plan = plan or Plan()
     workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
     size = shard_seeds(budget, workers, shard_size)
@@ -112,7 +124,7 @@ def fuzz_on(
             client,
             cluster,
             fuzz_shard,
-            [(sent, first, count, plan, stop.name) for first, count in shards],
+            [(sent, first, count, plan, stop.name, keep_going, shrink_all) for first, count in shards],
             name="fuzz",
             units=lambda shard: shard.tried.hands,
             unit="hands",
@@ -127,7 +139,7 @@ def fuzz_on(
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a
     # worker's share each).
-    shrinking = sum(s.finding.shrink_seconds for s in results if s.finding is not None) / max(1, ran.workers)
+    shrinking = sum(s.shrink_seconds for s in results) / max(1, ran.workers)
     result = merge_shards(
         results,
         (seed, seed + budget - 1),
@@ -136,5 +148,7 @@ def fuzz_on(
         max(elapsed - shrinking, 1e-9),
         argv=argv,
         out_dir=out_dir,
+        keep_going=keep_going,
+        shrink_all=shrink_all,
     )
     return result, ran

@@ -22,7 +22,7 @@ from horserace.corpus.status import Status
 from horserace.errors import ExpectationsError
 from horserace.resources.strict_yaml import read_document
 
-__all__ = ["read_expectations", "unknown_ids", "write_expectations"]
+__all__ = ["prune_expectations", "read_expectations", "unknown_ids", "write_expectations"]
 
 _HEADER = (
     "# Fixtures this implementation is expected to fail (horserace conform --expectations).\n"
@@ -65,3 +65,16 @@ def write_expectations(path: str | Path, results: list[dict[str, Any]], previous
     text = _HEADER + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def prune_expectations(path: str | Path, results: list[dict[str, Any]], previous: dict[str, str]) -> list[str]:
+    """Rewrite the expectations file ``path`` without the fixtures that now pass
+    (``xpass`` in ``results``), every other entry kept with its reason (those that did
+    not run included); the IDs removed, in the file's order."""
+    now_pass = {r["id"] for r in results if r["status"] == Status.XPASS}
+    removed = [fid for fid in previous if fid in now_pass]
+    kept = {fid: reason for fid, reason in previous.items() if fid not in now_pass}
+    text = _HEADER + yaml.safe_dump({"expected_failures": kept}, sort_keys=True, allow_unicode=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return removed

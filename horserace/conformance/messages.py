@@ -46,8 +46,9 @@ class HelloRequest:
 class Hello:
     """Implementation to runner, first: who it is, the fixture kinds it runs, the
     reading of each register entry it follows (canonical where it names none) or, from
-    protocol 1.1, the readings it can be switched to (a tuple), and the match targets it
-    accepts (``None``: any)."""
+    protocol 1.1, the readings it can be switched to (a tuple), the match targets it
+    accepts (``None``: any; from 1.2 an entry may be a range ``{"min": 10, "max": 200}``)
+    and, from 1.2, the seatings it plays (``None``: every one)."""
 
     SCHEMA: ClassVar[str] = "hello-response"
     TYPE: ClassVar[str] = "hello"
@@ -57,7 +58,8 @@ class Hello:
     language: str
     kinds: tuple[str, ...]
     readings: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
-    targets: tuple[int, ...] | None = None
+    targets: tuple[int | Mapping[str, int], ...] | None = None
+    seatings: tuple[str, ...] | None = None
 
     def to_json(self) -> JSON:
         out: JSON = {
@@ -70,7 +72,9 @@ class Hello:
             "readings": {k: v if isinstance(v, str) else list(v) for k, v in self.readings.items()},
         }
         if self.targets is not None:
-            out["targets"] = list(self.targets)
+            out["targets"] = [t if isinstance(t, int) else dict(t) for t in self.targets]
+        if self.seatings is not None:
+            out["seatings"] = list(self.seatings)
         return out
 
     @classmethod
@@ -83,6 +87,7 @@ class Hello:
             tuple(message["kinds"]),
             {k: v if isinstance(v, str) else tuple(v) for k, v in (message.get("readings") or {}).items()},
             tuple(message["targets"]) if message.get("targets") is not None else None,
+            tuple(message["seatings"]) if message.get("seatings") is not None else None,
         )
 
 
@@ -138,7 +143,8 @@ class Result:
 @dataclass(frozen=True)
 class Rejected:
     """The implementation refused an action of the input: the ``at``-th of its list
-    (``None``: it does not say which), naming ``rule``."""
+    (``None``: it does not say which), naming ``rule``; from protocol 1.2, with what it
+    observed before the refusal (``observations``, in a result's shape)."""
 
     SCHEMA: ClassVar[str] = "answer"
     TYPE: ClassVar[str] = "rejected"
@@ -146,11 +152,14 @@ class Rejected:
     at: int | None = None
     rule: str | None = None
     message: str | None = None
+    observations: JSON | None = None
 
     def to_json(self) -> JSON:
         out: JSON = {"type": self.TYPE, "seq": self.seq, "at": self.at, "rule": self.rule}
         if self.message is not None:
             out["message"] = self.message
+        if self.observations is not None:
+            out["observations"] = self.observations
         return out
 
 
@@ -177,5 +186,7 @@ def answer_from_json(message: JSON) -> Answer:
     if kind == Result.TYPE:
         return Result(message["seq"], message["observations"])
     if kind == Rejected.TYPE:
-        return Rejected(message["seq"], message.get("at"), message.get("rule"), message.get("message"))
+        return Rejected(
+            message["seq"], message.get("at"), message.get("rule"), message.get("message"), message.get("observations")
+        )
     return Error(message["seq"], message["message"])

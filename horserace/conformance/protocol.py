@@ -120,26 +120,36 @@ def encode(message: dict) -> bytes:
 
 _ANSWER_FIELDS = {
     "result": ({"type", "seq", "observations"}, {"type", "seq", "observations"}),
-    "rejected": ({"type", "seq"}, {"type", "seq", "at", "rule", "message"}),
+    "rejected": ({"type", "seq"}, {"type", "seq", "at", "rule", "message", "observations"}),
     "error": ({"type", "seq", "message"}, {"type", "seq", "message"}),
 }
+#: Fields of an answer that a protocol version before this one does not have.
+_ADDED_IN = {("rejected", "observations"): (1, 2)}
+LATEST = (1, 2)
 
 
-def unknown_fields(message: dict) -> list[str]:
-    """The fields of an answer that its type does not have (an answer of an unknown type
-    has none: :func:`answer_problems` refuses it whole)."""
-    fields = _ANSWER_FIELDS.get(message.get("type"))  # type: ignore[arg-type]
-    return [] if fields is None else sorted(message.keys() - fields[1])
+def _allowed(kind: str, protocol: tuple[int, int]) -> set[str]:
+    return {name for name in _ANSWER_FIELDS[kind][1] if protocol >= _ADDED_IN.get((kind, name), (1, 0))}
 
 
-def answer_problems(message: dict) -> list[str]:
+def unknown_fields(message: dict, protocol: tuple[int, int] = LATEST) -> list[str]:
+    """The fields of an answer that its type does not have under ``protocol`` (an
+    answer of an unknown type has none: :func:`answer_problems` refuses it whole)."""
+    kind = message.get("type")
+    if kind not in _ANSWER_FIELDS:
+        return []
+    return sorted(message.keys() - _allowed(str(kind), protocol))
+
+
+def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[str]:
     """The checks of spec/schema/protocol/answer.json, written out: the runner calls this
     for every answer, and handing a large observation to the schema validator would cost
-    more than the answer itself (tests/conformance check the two agree)."""
+    more than the answer itself (tests/conformance check the two agree).  A field that
+    ``protocol`` does not have yet is unexpected."""
     kind = message.get("type")
     if kind not in _ANSWER_FIELDS:
         return [f"type: {kind!r} is not one of result, rejected, error"]
-    required, allowed = _ANSWER_FIELDS[kind]
+    required, allowed = _ANSWER_FIELDS[kind][0], _allowed(str(kind), protocol)
     out = [f"missing {name!r}" for name in sorted(required - message.keys())]
     out += [f"unexpected field {name!r}" for name in sorted(message.keys() - allowed)]
     if "seq" in message and not isinstance(message["seq"], str):
@@ -152,6 +162,8 @@ def answer_problems(message: dict) -> list[str]:
             out.append("at: not a non-negative integer or null")
         if message.get("rule") is not None and not isinstance(message.get("rule"), str):
             out.append("rule: not a string or null")
+        if "observations" in message and not isinstance(message["observations"], dict):
+            out.append("observations: not an object")
     if "message" in message and not isinstance(message["message"], str):
         out.append("message: not a string")
     return out

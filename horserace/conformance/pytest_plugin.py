@@ -135,6 +135,7 @@ class FixtureItem(pytest.Item):
         self.extra_keyword_matches.update({*fixture.rules, fixture.kind})  # -k HR-SETTLE-3, -k settlement
 
     def runtest(self) -> None:
+        from horserace.corpus.attribution import cause_of  # noqa: PLC0415  (start-up: as above)
         from horserace.corpus.status import Status  # noqa: PLC0415  (start-up: as above)
         from horserace.resources.documents import load_rules  # noqa: PLC0415  (start-up: as above)
 
@@ -150,6 +151,17 @@ class FixtureItem(pytest.Item):
             known = load_rules().get(rule)
             lines = [f"{outcome.status}: {outcome.message}".rstrip(": ")]
             lines += [d.text() for d in outcome.differences]
+            twin = outcome.twin.record()["status"] if outcome.twin is not None else None
+            cause = cause_of(
+                self.fixture,
+                str(outcome.was or outcome.status),
+                outcome.differences,
+                refused_at=outcome.refused_at,
+                twin_refused_at=outcome.twin.at if outcome.twin is not None and twin == "refused" else None,
+            )
+            if cause is not None:
+                title = load_rules().get(cause.rule)
+                lines.append(f"cause {cause.rule}: {title.title if title else '?'} ({cause.basis})")
             lines += [f"rule {rule}: {known.title if known else '?'}", f"why: {self.fixture.why.strip()}"]
             raise HorseRaceFailure("\n".join(lines))
 

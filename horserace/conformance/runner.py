@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from horserace._version import __version__
@@ -19,12 +19,12 @@ from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected
 from horserace.conformance.process import Implementation, begin_run
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major, unknown_fields
 from horserace.conformance.scope import Scope
-from horserace.corpus.compare import Difference, diff
+from horserace.corpus.compare import Difference, diff, diff_prefix
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
-__all__ = ["Options", "Outcome", "Worker", "conformant", "counts", "run"]
+__all__ = ["Options", "Outcome", "Twin", "Worker", "conformant", "counts", "evaluate", "run", "with_twin"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
@@ -56,6 +56,12 @@ class Outcome:
     stderr: str = ""
     #: For ``rejected``: the index of the action the implementation refused, if it said.
     refused_at: int | None = None
+    #: The implementation's refusal, when it refused an action (its index, rule, message).
+    refusal: Rejected | None = None
+    #: For an ``illegal`` fixture with a legal twin: the implementation's answer to the twin.
+    twin: Twin | None = None
+    #: For ``xfail``: the outcome the expectations file turned into an expected failure.
+    was: Status | None = None
 
     def record(self) -> dict:
         fx = self.fixture
@@ -75,9 +81,19 @@ class Outcome:
         }
         if self.status is Status.REJECTED:
             rec["refused_at"] = self.refused_at
+        if fx.kind == "illegal":
+            rec["breaks"] = fx.expected.get("rule")
+        if self.refusal is not None:
+            rec["refusal"] = {"at": self.refusal.at, "rule": self.refusal.rule, "message": self.refusal.message}
+        if self.twin is not None:
+            rec["twin"] = self.twin.record()
+        if self.was is not None:
+            rec["was"] = str(self.was)
         if self.status in FAILING or self.status is Status.XFAIL:
             rec["why"] = fx.why  # the hand arithmetic behind the expected values
             rec["input"] = fx.input
+            if fx.twin_input is not None:
+                rec["twin_input"] = fx.twin_input  # what the legal twin was: the diagnosis reads it
             rec["expected"] = fx.expected
             rec["variants"] = fx.variants
             if self.observations is not None:
@@ -103,9 +119,52 @@ def check_hello(answer: dict) -> Scope:
     return Scope.from_hello(answer, PROTOCOL_VERSION)
 
 
+@dataclass(frozen=True)
+class Twin:
+    """The implementation's answer to the legal twin of an illegal fixture (the same
+    position with the one broken condition repaired; spec/fixture-format.md): accepted
+    (every action), refused (at ``at``, naming ``rule``), or an ``error``, ``crash`` or
+    ``timeout`` of the implementation (``status``)."""
+
+    status: str  #: ``accepted``, ``refused``, ``error``, ``crash`` or ``timeout``
+    at: int | None = None
+    rule: str | None = None
+    message: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+    def record(self) -> dict:
+        return {"status": self.status, "at": self.at, "rule": self.rule, "message": self.message}
+
+    def text(self) -> str:
+        if self.accepted:
+            return "accepted"
+        if self.status == "refused":
+            where = f"action {self.at}" if self.at is not None else "an action"
+            said = f" ({self.rule})" if self.rule else ""
+            return f"refused {where}{said}" + (f": {self.message}" if self.message else "")
+        return f"{self.status}: {self.message}".rstrip(": ")
+
+
+def _twin_of(answer: Answer) -> Twin:
+    """What an answer to a legal twin says: accepted, refused, or the implementation's failure."""
+    if isinstance(answer, Error):
+        return Twin("error", message=cut(answer.message, 400))
+    if isinstance(answer, Rejected):
+        return Twin("refused", answer.at, answer.rule, cut(answer.message or "", 400))
+    rejected_at = answer.observations.get("rejected_at")
+    if isinstance(rejected_at, int) and not isinstance(rejected_at, bool):
+        return Twin("refused", rejected_at, None, "answered a result with rejected_at")
+    return Twin("accepted")
+
+
 def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status, list[Difference], str, int | None]:
     """The outcome of one valid answer: status, differences, message and, for a refused
-    legal action, the index of the action refused."""
+    legal action, the index of the action refused.  An ``illegal`` fixture refused at
+    the right index is ``pass`` here when the refusal names its rule; otherwise its
+    legal twin decides (:func:`with_twin`)."""
     if isinstance(answer, Error):
         return Status.ERROR, [], answer.message, None
     if isinstance(answer, Rejected):
@@ -114,12 +173,16 @@ def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status
             diffs = []
             if at != fx.expected["rejected_at"]:
                 diffs.append(Difference(("rejected_at",), fx.expected["rejected_at"], at))
-            if strict_rule_ids and rule != fx.expected["rule"]:
+            if strict_rule_ids and rule is not None and rule != fx.expected["rule"]:
                 diffs.append(Difference(("rule",), fx.expected["rule"], rule))
             return (Status.FAIL if diffs else Status.PASS), diffs, answer.message or "", None
         note = f"refused action {at}" if at is not None else "refused an action"
         message = f"{note} ({rule or 'no rule given'}): {answer.message or ''}".rstrip(": ")
-        return Status.REJECTED, [], message, at
+        before = diff_prefix(fx.canonical_expected, answer.observations) if answer.observations else []
+        if answer.observations is not None:
+            seen = "; the observations before it differ" if before else "; the observations before it agree"
+            message += seen
+        return Status.REJECTED, before, message, at
     observations = answer.observations
     if fx.kind == "illegal":
         return (
@@ -130,6 +193,46 @@ def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status
         )
     diffs = diff(fx.canonical_expected, observations)
     return (Status.FAIL if diffs else Status.PASS), diffs, "", None
+
+
+def with_twin(outcome: Outcome, twin: Twin | None, strict_rule_ids: bool) -> Outcome:
+    """An illegal fixture's outcome once its legal twin is answered (spec/protocol.md,
+    "Outcomes"): a refusal at the right index passes when it names the fixture's rule, or
+    when the twin is accepted (the same position with the broken condition repaired: the
+    refusal was for that condition); else it is ``unconfirmed``.  A twin the
+    implementation crashed, timed out or erred on gives the fixture that outcome."""
+    fx = outcome.fixture
+    outcome.twin = twin
+    refusal = outcome.refusal
+    if outcome.status is not Status.PASS or refusal is None:
+        return outcome
+    # A note the judging added (unknown fields of the answer ignored) stays with the outcome.
+    _, sep, note = outcome.message.partition("ignored the answer's unknown fields ")
+    kept = f"; ignored the answer's unknown fields {note}" if sep else ""
+    expected = fx.expected["rule"]
+    said = f"refused action {refusal.at} ({refusal.rule or 'no rule given'})" + (
+        f": {refusal.message}" if refusal.message else ""
+    )
+    if refusal.rule == expected:
+        note = "" if twin is None or twin.accepted else f"; note: its legal twin was {twin.text()}"
+        outcome.message = cut(f"{said}; the rule named is the one the action breaks{note}{kept}")
+        return outcome
+    if twin is None:
+        outcome.message = cut(f"{said}; its reason is not checked: the fixture has no legal twin{kept}")
+        return outcome
+    if twin.accepted:
+        how = "another rule" if refusal.rule else "no rule"
+        outcome.message = cut(f"{said}; it names {how}, and its legal twin was accepted: refused for {expected}{kept}")
+        return outcome
+    if twin.status in ("error", "crash", "timeout"):
+        outcome.status = Status(twin.status)
+        outcome.message = cut(f"on the legal twin: {twin.message}; the fixture itself: {said}")
+        return outcome
+    outcome.status = Status.UNCONFIRMED
+    outcome.message = cut(
+        f"{said}; but its legal twin was {twin.text()}: the refusal is not shown to be for {expected}"
+    )
+    return outcome
 
 
 class Worker:
@@ -186,7 +289,33 @@ class Worker:
         return results[0]
 
     def run_many(self, items: Iterable[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
-        """Run fixtures in order, calling ``emit`` with each outcome.  In persistent mode
+        """Run fixtures in order, calling ``emit`` with each outcome.  An ``illegal``
+        fixture with a legal twin is two requests, the fixture's and its twin's
+        (``SEQ/twin``), sent one after the other; its outcome is emitted once both are
+        answered (:func:`with_twin`).  The rest is :meth:`_run_requests`'."""
+        waiting: list[Outcome] = []  # a fixture's outcome, until its twin is answered
+
+        def requests() -> Iterator[tuple[Fixture, str]]:
+            for fx, seq in items:
+                yield fx, seq
+                twin = _twin_fixture(fx)
+                if twin is not None:
+                    yield twin, f"{seq}/twin"
+
+        def take(outcome: Outcome) -> None:
+            if isinstance(outcome.fixture, _TwinFixture):
+                main = waiting.pop()
+                answered = outcome.twin or Twin(str(outcome.status), message=outcome.message)
+                emit(with_twin(main, answered, self.options.strict_rule_ids))
+            elif outcome.fixture.twin_input is not None and outcome.fixture.kind == "illegal":
+                waiting.append(outcome)
+            else:
+                emit(outcome)
+
+        self._run_requests(requests(), take)
+
+    def _run_requests(self, items: Iterable[tuple[Fixture, str]], emit: Callable[[Outcome], None]) -> None:
+        """Run requests in order, calling ``emit`` with each outcome.  In persistent mode
         up to ``WINDOW`` requests are sent ahead of their answers, so the runner and the
         implementation work at the same time; answers must come back in order.  The
         window is refilled once ``REFILL`` or fewer requests are outstanding, a burst of
@@ -252,7 +381,7 @@ class Worker:
                 self._restart(sent, todo)
                 continue
             answer, ignored = self._tolerate(answer)
-            problem = answer_problems(answer)
+            problem = answer_problems(answer, self._spoken())
             message = "invalid answer: " + "; ".join(problem[:3])
             if not problem and answer.get("seq") != seq:
                 problem = [f"seq {answer.get('seq')!r}"]
@@ -269,10 +398,13 @@ class Worker:
         ignored (and noted in the outcome); under 1.0 they make the answer invalid."""
         if self.scope is None or not self.scope.switches:
             return answer, []
-        extra = unknown_fields(answer)
+        extra = unknown_fields(answer, self.scope.protocol)
         if not extra:
             return answer, []
         return {k: v for k, v in answer.items() if k not in extra}, extra
+
+    def _spoken(self) -> tuple[int, int]:
+        return self.scope.protocol if self.scope is not None else (1, 0)
 
     def _restart(self, sent: deque, todo: deque) -> None:
         """Forget the dead process; what was sent ahead goes back to the front."""
@@ -287,7 +419,7 @@ class Worker:
         except ImplementationFailure as exc:
             return Outcome(fx, Status(exc.outcome), exc.message, seconds=time.perf_counter() - start, stderr=exc.stderr)
         answer, ignored = self._tolerate(answer)
-        problem = answer_problems(answer)
+        problem = answer_problems(answer, self._spoken())
         if not problem and answer.get("seq") != seq:
             problem = [f"answer echoes seq {answer.get('seq')!r}, expected {seq!r}"]
         if problem:
@@ -299,7 +431,10 @@ class Worker:
     def _judge(self, fx: Fixture, answer: dict, start: float, ignored: list[str] | None = None) -> Outcome:
         """The outcome of a valid answer that arrived for ``fx``, judged in full and
         kept bounded (:mod:`horserace.conformance.bounds`)."""
-        status, diffs, message, refused_at = evaluate(fx, answer_from_json(answer), self.options.strict_rule_ids)
+        parsed = answer_from_json(answer)
+        if isinstance(fx, _TwinFixture):
+            return Outcome(fx, Status.PASS, seconds=time.perf_counter() - start, twin=_twin_of(parsed))
+        status, diffs, message, refused_at = evaluate(fx, parsed, self.options.strict_rule_ids)
         observations = answer.get("observations")
         size = self.impl.answer_bytes
         if observations is not None and size > OBSERVATIONS_LIMIT:
@@ -318,10 +453,39 @@ class Worker:
             time.perf_counter() - start,
             observations=observations,
             refused_at=refused_at,
+            refusal=(
+                replace(parsed, message=cut(parsed.message or "", 2000), observations=None)
+                if isinstance(parsed, Rejected)
+                else None
+            ),
         )
 
     def close(self) -> None:
         self.impl.stop()
+
+
+class _TwinFixture(Fixture):
+    """The legal twin of an illegal fixture, as the runner sends it: the fixture's ID
+    and readings, the twin's input, every action expected to be accepted."""
+
+
+def _twin_fixture(fx: Fixture) -> _TwinFixture | None:
+    inp = fx.twin_input if fx.kind == "illegal" and not isinstance(fx, _TwinFixture) else None
+    if inp is None:
+        return None
+    return _TwinFixture(
+        fx.id,
+        fx.description,
+        fx.kind,
+        fx.rules,
+        fx.origin,
+        fx.why,
+        inp,
+        {"rejected_at": None},
+        variants=fx.variants,
+        file=fx.file,
+        line=fx.line,
+    )
 
 
 def _out_of_turn(fx: Fixture, seq: str, echoed: object, later: list[str]) -> str:
@@ -415,6 +579,7 @@ def _expectation(outcome: Outcome, options: Options) -> Outcome:
         outcome.message = f"listed as an expected failure ({reason}) but passes: remove it from the expectations file"
     else:
         outcome.message = f"expected failure ({reason}); was {outcome.status}: {outcome.message}".rstrip(": ")
+        outcome.was = outcome.status
         outcome.status = Status.XFAIL
     return outcome
 
@@ -427,10 +592,12 @@ def counts(outcomes: list[Outcome]) -> dict[str, int]:
     return tally
 
 
-def conformant(outcomes: list[Outcome], *, require_all: bool = False) -> bool:
+def conformant(outcomes: list[Outcome], *, require_all: bool = False, lenient_xpass: bool = False) -> bool:
     """No failure, and something ran: a run in which every fixture was skipped proves
-    nothing.  ``require_all``: no fixture skipped either."""
+    nothing.  ``require_all``: no fixture skipped either.  ``lenient_xpass``: an
+    expected failure that now passes does not fail the run (it is still reported)."""
     ran = [o for o in outcomes if o.status is not Status.SKIP]
-    if not ran or any(o.status in FAILING for o in ran):
+    failing = FAILING - {Status.XPASS} if lenient_xpass else FAILING
+    if not ran or any(o.status in failing for o in ran):
         return False
     return not (require_all and len(ran) < len(outcomes))

@@ -29,7 +29,7 @@ from typing import Any, TypeAlias
 
 from horserace.corpus.encoding import SORT_KEYS, canonical
 
-__all__ = ["MISSING", "SET_COLLECTIONS", "Difference", "PathStep", "diff", "format_path"]
+__all__ = ["MISSING", "SET_COLLECTIONS", "Difference", "PathStep", "diff", "diff_prefix", "event_fields", "format_path"]
 
 #: One step into observations: a key of an object or an index of a list.
 PathStep: TypeAlias = str | int
@@ -73,6 +73,9 @@ class Difference:
     length: bool = False
     item: str | None = None
     count: int = 1
+    #: For an event shown whole: the fields in which the two versions differ (``event``
+    #: when they are events of different kinds), in the event's order.
+    fields: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
@@ -87,6 +90,18 @@ class Difference:
             return f"{self.path}: {only_first} {_json(self.expected)}{times}"
         if self.item == "extra":
             return f"{self.path}: {only_second} {_json(self.actual)}{times}"
+        if self.fields and isinstance(self.expected, dict) and isinstance(self.actual, dict):
+            if self.fields == ("event",):
+                return (
+                    f"{self.path}: {first} a {self.expected.get('event')} event, {second} a "
+                    f"{self.actual.get('event')} event: {first} {_json(self.expected)}, {second} {_json(self.actual)}"
+                )
+            kind = self.expected.get("event")
+            parts = [
+                f"{name} {first} {_json(self.expected.get(name))}, {second} {_json(self.actual.get(name, MISSING))}"
+                for name in self.fields
+            ]
+            return f"{self.path} ({kind}): " + "; ".join(parts)
         return f"{self.path}: {first} {_json(self.expected)}, {second} {_json(self.actual)}"
 
     @property
@@ -99,6 +114,8 @@ class Difference:
         out = {"path": self.path, "expected": self.expected, "actual": self.actual, "text": self.text()}
         if self.item:
             out |= {"item": self.item, "count": self.count}
+        if self.fields:
+            out["fields"] = list(self.fields)
         return out
 
     def to_record(self) -> dict[str, Any]:
@@ -114,7 +131,20 @@ class Difference:
         }
         if self.item:
             out |= {"item": self.item, "count": self.count}
+        if self.fields:
+            out["fields"] = list(self.fields)
         return out
+
+
+def event_fields(expected: Any, actual: Any) -> tuple[str, ...]:
+    """The fields in which an actual event differs from the expected one, compared as
+    :func:`diff` compares (absent expected keys are not): ``("event",)`` for events of
+    different kinds; else the differing fields in the expected event's order."""
+    if not isinstance(expected, dict) or not isinstance(actual, dict):
+        return ()
+    if expected.get("event") != actual.get("event"):
+        return ("event",)
+    return tuple(k for k, v in expected.items() if k != "event" and diff(v, actual.get(k, MISSING), (k,)))
 
 
 def _json(value: Any) -> str:
@@ -150,6 +180,36 @@ def diff(
     elif expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
         out.append(Difference(at, expected, actual))  # (1 == True in Python, not here)
     return out
+
+
+#: The ordered lists a partial answer may hold only the beginning of.
+_PREFIX_LISTS = frozenset({"hands", "events", "steps"})
+
+
+def diff_prefix(expected: Any, actual: Any, at: tuple[PathStep, ...] = ()) -> list[Difference]:
+    """The differences of a partial answer: what an implementation observed before it
+    refused an action (protocol 1.2, ``rejected.observations``).  Only what it sent is
+    compared: of ``hands``, ``events`` and ``steps`` the items it holds, each with the
+    expected one at the same place (an event or a snapshot in full, as :func:`diff`
+    does); the keys of the whole answer and of a hand that it leaves out are not compared."""
+    out: list[Difference] = []
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for k, value in expected.items():
+            if k in actual:
+                out += diff_prefix(value, actual[k], (*at, k))
+        return out
+    last = at[-1] if at else None
+    if last in _PREFIX_LISTS and isinstance(expected, list) and isinstance(actual, list):
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            if last == "hands":
+                out += diff_prefix(e, a, (*at, i))
+            elif last == "events":
+                if diff(e, a, (*at, i)):
+                    out.append(Difference((*at, i), e, a, fields=event_fields(e, a)))  # shown whole, as in a trace
+            else:
+                diff(e, a, (*at, i), out)
+        return out
+    return diff(expected, actual, at)
 
 
 def _data(value: Any) -> bytes:
@@ -259,7 +319,7 @@ def _diff_trace(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...]
     """Events: each differing event whole, both versions, then the length."""
     for i, (e, a) in enumerate(zip(expected, actual)):
         if diff(e, a, (*at, i)):  # compared as usual (absent keys are not), shown whole
-            out.append(Difference((*at, i), e, a))
+            out.append(Difference((*at, i), e, a, fields=event_fields(e, a)))
     if len(expected) != len(actual):
         out.append(Difference(at, len(expected), len(actual), length=True))
 

@@ -14,7 +14,9 @@ Checks, in order, each reported as ``file:line:column: message``:
 3. the meaning: tiles of the double-six set, each tile once across hands, boneyard and
    layout, all 28 for a ``play`` hand, deal sizes for a fresh deal, rule IDs that exist,
    fixture IDs unique across the corpus, the readings in ``variants`` named by the
-   register, placements legal where the fixture says they are.  Each error names the
+   register, placements legal where the fixture says they are; for an ``illegal``
+   fixture, its legal twin and (rule-text) the lint of its last action
+   (:mod:`horserace.corpus.twins`).  Each error names the
    offending value's place (a :class:`~horserace.errors.ScenarioError`'s ``path``, the
    entry of ``rules:`` or ``variants:``, the ``id:``), and :func:`check_fixtures` turns it
    into ``line:column`` by parsing again only the files that have such errors.
@@ -33,6 +35,7 @@ import yaml
 
 from horserace.corpus.fixture import Corpus, Fixture
 from horserace.corpus.observers import Where, check_scenario
+from horserace.corpus.twins import check_illegal
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.errors import FixtureError, ScenarioError
 from horserace.resources.documents import load_rules
@@ -169,6 +172,8 @@ def check_fixtures(fixtures: list[Fixture], text_of: Callable[[str], str | None]
             continue
         try:
             check_scenario(fx)
+            if fx.kind == "illegal":
+                check_illegal(fx)
         except ScenarioError as exc:
             failures.append((fx, exc.message, exc.rule, exc.path))
     return _placed(failures, text_of)

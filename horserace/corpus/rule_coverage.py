@@ -3,7 +3,11 @@
 A rule of spec/rules.md needs at least three fixtures citing it, and every reading of
 every register variant (canonical readings included) at least three fixtures that name
 it: one fixture shows a rule once, three from different positions show it is read the
-same way wherever it applies.
+same way wherever it applies.  And every ``illegal`` fixture of the rule-text corpus needs
+its legal twin (spec/fixture-format.md, "illegal"): without one, an implementation's
+refusal that does not name the rule cannot be shown to be for it.  The report lists every
+illegal fixture without a twin (``without_twin``, generated ones included); those of
+origin ``rule-text`` are gaps.
 """
 
 from __future__ import annotations
@@ -50,6 +54,16 @@ def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
                         "problem": f"fewer than {MIN_FIXTURES_PER_READING} fixtures name this reading",
                     }
                 )
+    without_twin = [fx for fx in fixtures if fx.kind == "illegal" and fx.twin is None]
+    for fx in without_twin:
+        if fx.origin == "rule-text":
+            gaps.append(
+                {
+                    "rule": fx.primary_rule,
+                    "fixture": fx.id,
+                    "problem": f"illegal fixture {fx.id} ({fx.file}:{fx.line}) has no legal twin",
+                }
+            )
     kinds: dict[str, int] = {}
     for fx in fixtures:
         kinds[fx.kind] = kinds.get(fx.kind, 0) + 1
@@ -61,5 +75,8 @@ def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
             for r, ids in by_rule.items()
         ],
         "readings": {name: dict(rs) for name, rs in readings.items()},
+        "without_twin": [
+            {"fixture": fx.id, "origin": fx.origin, "file": fx.file, "line": fx.line} for fx in without_twin
+        ],
         "gaps": gaps,
     }

@@ -19,6 +19,9 @@ class Status(StrEnum):
     FAIL = "fail"  #: observations differ from the expected ones
     REJECTED = "rejected"  #: the implementation refused a legal action
     NOT_REJECTED = "not-rejected"  #: the implementation accepted an illegal action
+    #: an illegal action refused at the right index, but not shown to be refused for its
+    #: rule: no rule named, and the legal twin refused too (or no twin to show it)
+    UNCONFIRMED = "unconfirmed"
     ERROR = "error"  #: the implementation answered with an error
     CRASH = "crash"  #: the implementation died or broke the protocol
     TIMEOUT = "timeout"  #: no answer in time

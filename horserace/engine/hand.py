@@ -10,7 +10,9 @@ and rejected with :class:`IllegalAction` naming the rule: :meth:`Hand.place`,
 :meth:`Hand.draw`, :meth:`Hand.pass_turn` and, under the variant
 ``continuation=optional``, :meth:`Hand.end_turn`.  Draws and passes are explicit actions
 so that an illegal draw or pass can be rejected; :meth:`Hand.play_forced` performs them
-for callers that only choose placements.
+for callers that only choose placements.  :meth:`Hand.violations` evaluates every
+condition of that order on an action, not only the first, without making it (the lint of
+illegal fixtures, :mod:`horserace.corpus.twins`); the actions never call it.
 
 A hand made with ``undoable=True`` can take its actions back, one at a time, with
 :meth:`Hand.undo`: after it the hand equals the hand before that action, every field of
@@ -25,7 +27,7 @@ opener are inputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Protocol, cast
+from typing import ClassVar, NamedTuple, Protocol, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
 from horserace.engine.layout import Layout, LayoutSave
@@ -44,7 +46,7 @@ from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_o
 from horserace.engine.types import Mask, Port, Seat, Side, Tile
 from horserace.errors import IllegalAction, NothingToUndo, SetupError
 
-__all__ = ["DEAL_SIZE", "Hand", "Move", "PipCount"]
+__all__ = ["ACTION_KINDS", "DEAL_SIZE", "Hand", "Move", "PipCount", "Violation"]
 
 _new = tuple.__new__
 
@@ -71,6 +73,26 @@ class PipCount(Protocol):
 
 #: Tiles dealt to each player by number of players (HR-DEAL-1).
 DEAL_SIZE: dict[int, int] = {2: 7, 3: 6, 4: 5}
+
+#: The kinds of action, as the fixtures and the protocol name them (spec/fixture-format.md):
+#: :meth:`Hand.place`, :meth:`Hand.draw`, :meth:`Hand.pass_turn`, :meth:`Hand.end_turn`.
+ACTION_KINDS = ("place", "draw", "pass", "end-turn")
+
+
+class Violation(NamedTuple):
+    """One condition of the order of checks (spec/rules.md, "Order of checks for illegal
+    actions") that an action breaks (:meth:`Hand.broken_conditions`): the rule it names,
+    what is broken in words, and, for a condition that follows from an earlier one the
+    action breaks, that one's rule (``implied_by``): the hand's end once the match is over
+    (HR-MATCH-3), a continuation given up by a seat that holds none (the hand is over, or
+    it is not that seat's turn), a legal placement held while a drawn tile is pending
+    (HR-DRAW-2), a tile of the hand that does not fit while a drawn tile is pending
+    (HR-DRAW-3: no other tile of the hand plays then)."""
+
+    rule: str
+    condition: str
+    implied_by: str | None = None
+
 
 #: One entry of the undo history, what an action may change of a hand, kept before it
 #: (:meth:`Hand.undo`): whether it placed a tile and what the layout kept before it
@@ -380,6 +402,156 @@ class Hand:
             and self._next_draw < self._boneyard_end
             and bool(self.hands[self.to_act] & self.layout.open_mask)
         )
+
+    # ------------------------------------------------------------------ the order of checks, every condition
+    def violations(
+        self, seat: Seat, kind: str, tile: Tile | None = None, target: Tile | None = None, port: Port | None = None
+    ) -> tuple[str, ...]:
+        """The rule of every condition of the order of checks (spec/rules.md) that an
+        action would break here, in that order, implied conditions included; ``()`` when
+        the action is legal.  ``kind`` is one of :data:`ACTION_KINDS`; a placement names
+        its ``tile`` and, after the opening, its ``target`` and ``port``.
+
+        Read-only: nothing is done.  The first rule is the one the action itself raises
+        (:attr:`IllegalAction.rule`), and the tuple is empty exactly when the action is
+        accepted (tests/property/test_violations.py holds it to that); the rest is what the
+        action's own checks, stopping at the first, never say.  :meth:`broken_conditions`
+        gives the same conditions with their words."""
+        return tuple(v.rule for v in self.broken_conditions(seat, kind, tile, target, port))
+
+    def broken_conditions(
+        self, seat: Seat, kind: str, tile: Tile | None = None, target: Tile | None = None, port: Port | None = None
+    ) -> tuple[Violation, ...]:
+        """Every condition of the order of checks that an action would break here, in
+        that order (see :meth:`violations` and :class:`Violation`).  Each condition is
+        evaluated on its own, as the order of checks states it:
+
+        1. HR-MATCH-3, the match is over; 2. HR-END-3, the hand is over;
+        3. the seat: one that does not exist (HR-SEAT-3; nothing else is evaluated, it
+           holds nothing), or one that is not the seat to act (HR-TURN-3 or HR-TURN-1
+           when its turn has just ended so, else HR-SEAT-3);
+        4. the conditions of the action's kind, for the acting seat: in its own turn as
+           the turn stands, and for a seat not to act as at the start of a turn of its own
+           (no drawn tile pending, no continuation).  A placement: HR-PLACE-3 (not in the
+           hand), HR-DRAW-3 (a drawn tile is pending and this is another), then the move
+           (:meth:`Layout.move_violations`); a draw: HR-DRAW-2 (a drawn tile pending),
+           HR-DRAW-1 (a legal placement held), HR-DRAW-4 (the boneyard is empty); a pass:
+           HR-PASS-1 twice over, a legal placement held and the boneyard not empty; an
+           end of turn: HR-DRAW-1 (no continuation that may be given up, variant
+           ``continuation=optional``).
+
+        In a hand that is over, 3 and 4 are evaluated as the turn would stand had the
+        action that ended the hand not ended it (HR-TURN-2 set aside: the placer of a
+        double or of a scoring tile not drawn would act again, as HR-TURN-1 says;
+        :meth:`turn_had_it_gone_on`): what an implementation that misses the end would
+        check.  Without recorded events that turn is not known, and 3 is not evaluated."""
+        if kind not in ACTION_KINDS:
+            raise ValueError(f"{kind!r} is not an action; actions are {', '.join(ACTION_KINDS)}")
+        out: list[Violation] = []
+        if self.match_over:
+            out.append(Violation("HR-MATCH-3", "the match is over"))
+        if self.over:
+            out.append(Violation("HR-END-3", "the hand is over", "HR-MATCH-3" if self.match_over else None))
+        if not 0 <= seat < self.seats:
+            out.append(Violation("HR-SEAT-3", f"there is no seat {seat}"))
+            return tuple(out)
+        turn = (
+            self.turn_had_it_gone_on() if self.over else (self.to_act, self._last_ended, self._continuing, self._drew)
+        )
+        # Why the seat holds no continuation to give up, when that is implied by the above.
+        no_continuation: str | None = "HR-END-3" if turn is None else None
+        in_turn = False
+        if turn is not None:
+            to_act, ended, continuing, drew = turn
+            in_turn = seat == to_act
+            had = " (had the hand gone on)" if self.over else ""
+            if not in_turn:
+                if ended is not None and ended[0] == seat:
+                    why = "a placed drawn tile" if ended[1] == "HR-TURN-3" else "a non-double that did not score"
+                    out.append(Violation(ended[1], f"seat {seat}'s turn has ended{had}: {why} ended it"))
+                else:
+                    out.append(Violation("HR-SEAT-3", f"it is seat {to_act}'s turn{had}, not seat {seat}'s"))
+                no_continuation = out[-1].rule
+        pending = self._pending if in_turn and not self.over else -1
+        held = self.hands[seat]
+        playable = held & self.layout.open_mask
+        if kind == "place":
+            if tile is None:
+                raise ValueError("a placement names its tile")
+            in_hand = held >> tile & 1
+            if not in_hand:
+                out.append(Violation("HR-PLACE-3", f"{NAMES[tile]} is not in seat {seat}'s hand"))
+            instead = pending >= 0 and tile != pending
+            if instead:
+                out.append(Violation("HR-DRAW-3", f"the drawn tile {NAMES[pending]} must be placed, not {NAMES[tile]}"))
+            # While a drawn tile is pending no other tile of the hand plays (a player draws
+            # only when none does, and drawing changes no layout): its move fails somewhere.
+            unplayable = instead and in_hand and not playable >> tile & 1
+            for rule, condition in self.layout.move_violations(tile, target, port):
+                out.append(Violation(rule, condition, "HR-DRAW-3" if unplayable else None))
+        elif kind == "draw":
+            if pending >= 0:
+                out.append(Violation("HR-DRAW-2", f"seat {seat} drew the playable {NAMES[pending]} and must place it"))
+            if playable and self.play_before_drawing:  # the seam the draw itself reads
+                out.append(
+                    Violation(
+                        "HR-DRAW-1",
+                        f"seat {seat} holds a legal placement and must play",
+                        "HR-DRAW-2" if pending >= 0 else None,
+                    )
+                )
+            if self._next_draw >= self._boneyard_end:
+                out.append(Violation("HR-DRAW-4", "the boneyard is empty"))
+        elif kind == "pass":
+            if pending >= 0 or playable:
+                out.append(Violation("HR-PASS-1", f"seat {seat} holds a legal placement and may not pass"))
+            if self._next_draw < self._boneyard_end:
+                out.append(
+                    Violation(
+                        "HR-PASS-1", f"the boneyard still holds {self.boneyard_left} tile(s); seat {seat} must draw"
+                    )
+                )
+        elif not (in_turn and continuing and not drew and self.ruleset.continuation is _OPTIONAL):
+            out.append(
+                Violation("HR-DRAW-1", f"seat {seat} holds no continuation that it may give up", no_continuation)
+            )
+        return tuple(out)
+
+    def turn_had_it_gone_on(self) -> tuple[Seat, tuple[Seat, str] | None, bool, bool] | None:
+        """In a hand that is over, the turn as it would stand had the action that ended
+        the hand not ended it (HR-TURN-2 set aside): ``(seat to act, (seat, rule) of a
+        turn that has just ended or None, continuing, drawn in this turn)``, read from the
+        events (``None`` when they are not recorded).  After a placement, its placer acts
+        again when it would have had a continuation (HR-TURN-1, HR-TURN-3, HRI-1, HRI-3),
+        else the next seat; after a draw, the drawer; after a pass or an end of turn, the
+        next seat; in a position blocked as given, the opener."""
+        if not self.record:
+            return None
+        events = self.events
+        end = len(events) - 1
+        while end >= 0 and not isinstance(events[end], HandEnd):
+            end -= 1
+        last = events[end - 1] if end > 0 else None
+        if last is None:
+            return self.to_act, None, False, False
+        if isinstance(last, Place):
+            seat = last.seat
+            goes_on = (
+                self.earns_continuation(last.count, last.tile)
+                and not last.drawn
+                and (last.target is not None or self._opening_continues)
+            )
+            if goes_on and not (self._end_turn_variant and not self.hands[seat] & self.layout.open_mask):
+                return seat, None, True, False
+            nxt = (seat + 1) % self.seats
+            if goes_on:  # HRI-1 variant: the continuation lapses, the turn passes at once
+                return nxt, None, False, False
+            return nxt, (seat, "HR-TURN-3" if last.drawn else "HR-TURN-1"), False, False
+        if isinstance(last, Draw):
+            return last.seat, None, False, True
+        if isinstance(last, (Pass, EndTurn)):
+            return (last.seat + 1) % self.seats, None, False, False
+        return None  # pragma: no cover  (a hand ends after a placement, a draw, a pass or an end of turn)
 
     # ------------------------------------------------------------------ actions
     def place(self, seat: Seat, tile: Tile, target: Tile | None = None, port: Port | None = None) -> Place | None:

@@ -323,6 +323,54 @@ class Layout:
             )
         return target, port
 
+    def move_violations(self, t: Tile, target: Tile | None, port: Port | None) -> list[tuple[str, str]]:
+        """Every condition of the order of checks about the move that placing ``t`` on
+        ``(target, port)`` breaks, as ``(rule, what is broken)`` pairs in that order
+        (spec/rules.md: HR-MOVE-1, HR-SPIN-2, HR-PLACE-1 for an occupied port, HR-SPIN-3
+        under ``branch_use=one``, HR-PLACE-1 for the value); empty when :meth:`normalise`
+        accepts the move.  Read-only, and unlike :meth:`normalise` it does not stop at the
+        first: the conditions are evaluated one by one, mirror-image names resolved first
+        (HR-MOVE-2).  A move that names no point of the layout (HR-MOVE-1: a target for the
+        opening tile, none after it, a target not on the layout, a port the target does
+        not have) leaves nothing else to evaluate."""
+        if not self.order:
+            if target is not None or port is not None:
+                return [("HR-MOVE-1", f"the layout is empty: {NAMES[t]} is the opening tile and takes no target")]
+            return []
+        if target is None or port is None:
+            return [("HR-MOVE-1", f"placing {NAMES[t]} needs a target tile and port: the layout is not empty")]
+        filled = self._filled.get(target)
+        if filled is None:
+            return [("HR-MOVE-1", f"target {NAMES[target]} is not on the layout")]
+        double = IS_DOUBLE[target]
+        if double != (port >= LINEAR_A):
+            kind = "a double" if double else "a non-double"
+            return [("HR-MOVE-1", f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}")]
+        out = []
+        if double:
+            if port >= BRANCH_A and filled & _BOTH_LINEAR != _BOTH_LINEAR:
+                out.append(
+                    (
+                        "HR-SPIN-2",
+                        f"branch {PORT_NAMES[port]} of spinner {NAMES[target]} is not open: "
+                        "both linear sides must be filled first",
+                    )
+                )
+            if port == LINEAR_B and not filled & (_LA | _LB):
+                port = LINEAR_A
+            elif port == BRANCH_B and not filled & (_BA | _BB):
+                port = BRANCH_A
+        if filled & (1 << port):
+            out.append(("HR-PLACE-1", f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied"))
+        elif double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
+            out.append(("HR-SPIN-3", f"spinner {NAMES[target]} already has a started branch (variant branch_use=one)"))
+        value = port_value(target, port)
+        if value != LOW[t] and value != HIGH[t]:
+            out.append(
+                ("HR-PLACE-1", f"{NAMES[t]} has no half {value} to match port {PORT_NAMES[port]} of {NAMES[target]}")
+            )
+        return out
+
     # ------------------------------------------------------------------ mutation
     def save(self, t: Tile, target: Tile | None, port: Port | None) -> LayoutSave:
         """What placing ``t`` on ``(target, port)`` (a move already normalised) will change,

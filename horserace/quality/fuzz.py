@@ -9,17 +9,38 @@ readings the implementation declares, drawn per seed.  Every scenario is a
 :class:`~horserace.corpus.fixture.Fixture` whose ``variants`` name the readings it was
 generated under, its expected values the reference engine's.
 
-The first disagreement is shrunk (:mod:`horserace.quality.shrink`) and written as a
-ready fixture (``origin: generated``) for a human to review: its expected values are the
-reference engine's, so it is evidence only once a person has checked it against the
-rules.  Seeds are the unit of work: ``--seed S --budget N`` covers seeds ``S .. S+N-1``,
-so a long campaign shards into independent jobs whose results merge.
+A disagreement is shrunk (:mod:`horserace.quality.shrink`), to the smallest scenario of
+its kind that still disagrees *for the same cause*, and written as a ready fixture
+(``origin: generated``) for a human to review: its expected values are the reference
+engine's, so it is evidence only once a person has checked it against the rules.
+
+**The cause of a finding** is found as the conformance reports find the cause of a
+failing fixture (spec/protocol.md, "How a failure is diagnosed"): the rule of its first
+difference in dependency order (:func:`horserace.corpus.attribution.cause_of`: a wrong
+count is blamed, not the credit and the continuation that follow it; a legal action
+refused, by the action and its position), and the named deviations of the reference
+engine that reproduce the implementation's answer on the shrunk fixture
+(:class:`horserace.quality.diagnosis.Diagnoser`).  Where one reproduces it exactly and
+the first difference admits its rule, the finding is filed under the deviation's rule
+and says so ("reproduced by deviation X"); of several, those that also reproduce the
+scenario as it was found come first.  Crashes, timeouts and errors have no rule.
+
+A run stops at its first finding (one per ``--jobs`` shard), unless ``keep_going``:
+then every seed runs, and the findings are grouped by cause (:class:`CauseGroup`).  A
+finding is shrunk once per cause: a later finding whose first difference is that of a
+cause already shrunk, or that a deviation of such a cause explains, is counted and
+listed, not shrunk again (``shrink_all`` shrinks each one).
+
+Seeds are the unit of work: ``--seed S --budget N`` covers seeds ``S .. S+N-1``, so a
+long campaign shards into independent jobs whose results merge, and an interrupted run
+(Ctrl-C, SIGTERM) says which seeds it covered and how to resume.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import signal
 import threading
 import time
 from collections import Counter, deque
@@ -30,119 +51,49 @@ from typing import Any
 
 import yaml
 
+from horserace.conformance.process import begin_run, kill_all
 from horserace.conformance.runner import Options, Outcome, Worker
+from horserace.conformance.scope import Targets
+from horserace.corpus.attribution import OVERLAPS, Cause, cause_of, place_of
 from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.generate import GENERATORS, SCENARIO_KINDS, fixture_kind
 from horserace.corpus.ids import generated_id
-from horserace.corpus.status import IMPLEMENTATION_ERRORS
-from horserace.engine.layout import BRANCH_A, PORT_NAMES
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.engine.seating import SEATINGS, Seating
-from horserace.errors import ImplementationUnusable
-from horserace.quality.shrink import Shrunk, disagrees, shrink, size_of, size_text
+from horserace.errors import ImplementationError, ImplementationUnusable
+from horserace.quality.diagnosis import Diagnoser
+from horserace.quality.mutants import Mutant
+from horserace.quality.shrink import Keep, Shrunk, disagrees, shrink, size_of, size_text
 from horserace.resources.rulesets import NamedRuleset
 
 __all__ = [
+    "LISTED",
     "SCENARIO_KINDS",
+    "CauseGroup",
     "Finding",
     "FuzzResult",
     "Plan",
     "Scenario",
+    "Seen",
     "Shard",
     "Tried",
+    "diagnose_finding",
+    "finding_cause",
     "finding_fixture",
     "finding_of",
     "fuzz",
     "fuzz_range",
     "merge_shards",
-    "rule_of_event",
+    "same_cause",
     "scenarios",
     "write_finding",
 ]
 
 #: Seeds judged between two reports of progress.
 BATCH = 32
-
-# The rule a disagreement in an event field is reported against, by event kind.
-_PLACE_FIELDS = {
-    "count": "HR-COUNT-1",
-    "credit_raw": "HR-CREDIT-1",
-    "credit": "HR-CREDIT-2",
-    "continues": "HR-TURN-1",
-    "drawn": "HR-TURN-3",
-    "target": "HR-PLACE-1",
-    "port": "HR-SPIN-2",
-    "tile": "HR-PLACE-1",
-    "seat": "HR-SEAT-3",
-}
-_HAND_END_FIELDS = {
-    "reason": "HR-END-1",
-    "winners": "HR-END-2",
-    "pips": "HR-SET-2",
-    "credits": "HR-SETTLE-1",
-    "scores": "HR-SETTLE-1",
-    "next_opener": "HR-OPEN-3",
-}
-# What an event of another kind in place of the expected one most likely breaks.
-_KIND_RULES = {
-    ("place", "draw"): "HR-DRAW-1",  # drew while holding a playable tile
-    ("draw", "place"): "HR-DRAW-1",
-    ("draw", "pass"): "HR-DRAW-4",
-    ("pass", "draw"): "HR-DRAW-4",
-    ("place", "pass"): "HR-PASS-1",
-    ("pass", "place"): "HR-PASS-1",
-    ("place", "end-turn"): "HR-TURN-1",
-    ("end-turn", "place"): "HR-TURN-1",
-    ("place", "hand-end"): "HR-TURN-2",
-    ("hand-end", "place"): "HR-TURN-2",
-    ("pass", "hand-end"): "HR-BLOCK-1",
-    ("hand-end", "pass"): "HR-BLOCK-1",
-}
-# The rule of a differing field of a layout snapshot or a settlement.
-_SNAPSHOT_FIELDS = {
-    "sum": "HR-COUNT-1",
-    "contributions": "HR-COUNT-1",
-    "credit_raw": "HR-CREDIT-1",
-    "credit": "HR-CREDIT-2",
-    "attachment_points": "HR-PLACE-1",
-    "connections": "HR-MOVE-1",
-    "tiles": "HR-PLACE-1",
-    "spinners": "HR-SPIN-1",
-}
-_SETTLEMENT_FIELDS = {
-    "winners": "HR-END-2",
-    "credits": "HR-SETTLE-1",
-    "scores": "HR-SETTLE-1",
-    "match_winners": "HR-MATCH-2",
-}
-
-
-def rule_of_event(expected: object, actual: object) -> str:
-    """The rule most likely broken where the implementation's event differs from the
-    expected one: by the kinds of the two events, else by the first field that differs,
-    read in the light of the event (a blocked hand with several winners is a tie,
-    HR-SETTLE-3; a hand end for the match is HR-MATCH-1)."""
-    if not isinstance(expected, dict) or not isinstance(actual, dict):
-        return "HR-TURN-1"
-    kinds = (expected.get("event"), actual.get("event"))
-    if kinds[0] != kinds[1]:
-        return _KIND_RULES.get((str(kinds[0]), str(kinds[1])), "HR-TURN-1")
-    differing = [k for k in {**expected, **actual} if expected.get(k) != actual.get(k)]
-    if kinds[0] == "place":
-        return next((_PLACE_FIELDS[k] for k in differing if k in _PLACE_FIELDS), "HR-COUNT-1")
-    if kinds[0] == "hand-end":
-        if expected.get("reason") == "match" or actual.get("reason") == "match":
-            return "HR-MATCH-1"
-        tie = len(expected.get("winners") or []) > 1 or len(actual.get("winners") or []) > 1
-        if expected.get("reason") == "blocked" and tie and set(differing) & {"winners", "credits", "scores"}:
-            return "HR-SETTLE-3"
-        return next((_HAND_END_FIELDS[k] for k in differing if k in _HAND_END_FIELDS), "HR-SETTLE-1")
-    if kinds[0] == "match-end":
-        return "HR-MATCH-2"
-    if kinds[0] == "draw":
-        return "HR-DRAW-2"
-    return "HR-TURN-1"
+#: The findings of a cause that were not shrunk, listed by seed and kind (the rest counted).
+LISTED = 100
 
 
 # ---------------------------------------------------------------------- what a run makes
@@ -214,7 +165,7 @@ def scenarios(seed: int, plan: Plan, declared: Declared) -> list[Scenario]:
     ]
 
 
-def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | None = None) -> None:
+def _check_rulesets(plan: Plan, declared: Declared, targets: Targets | None = None) -> None:
     """Every ruleset given must be one the implementation can be sent: its readings among
     those declared, and its target among the targets declared (protocol 1.1; none
     declared: any target)."""
@@ -223,7 +174,7 @@ def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | N
         refused = sorted(f"{name} (target {target})" for name, target in wanted if target not in targets)
         if refused:
             raise ImplementationUnusable(
-                f"the implementation accepts the targets {', '.join(map(str, targets))} only; this fuzzing run "
+                f"the implementation accepts the targets {targets} only; this fuzzing run "
                 f"plays {', '.join(refused)} (HRI-29; give --rules with a target it accepts)"
             )
     for named in plan.rulesets:
@@ -243,7 +194,7 @@ def _check_rulesets(plan: Plan, declared: Declared, targets: tuple[int, ...] | N
 class Finding:
     seed: int
     kind: str  #: the scenario kind
-    table: str  #: the seating's label
+    table: str  #: the seating's label, of the shrunk fixture
     target: int
     readings: dict[str, str]
     size: dict[str, int]  #: after shrinking
@@ -252,10 +203,24 @@ class Finding:
     message: str
     differences: list = field(default_factory=list)
     path: str = ""
+    #: The rule the finding is filed under: the rule of the named deviation that
+    #: reproduces it, else that of its first difference ("" for a crash, a timeout or an
+    #: error: never counted against a rule).
     rule: str = ""
     #: Seconds spent shrinking (not counted in the scenarios per second).
     shrink_seconds: float = 0.0
     rules_name: str = ""
+    #: The cause of its first difference (:meth:`horserace.corpus.attribution.Cause.to_record`).
+    cause: dict[str, Any] | None = None
+    #: The named deviations that reproduce the shrunk finding exactly, the best first
+    #: (those that also reproduce the scenario as found, then the registry's order).
+    deviations: list[str] = field(default_factory=list)
+    #: Those that reproduce it at its first difference only.
+    first_deviations: list[str] = field(default_factory=list)
+    #: The run was interrupted while this finding was shrunk: it may shrink further.
+    cut_short: bool = False
+    #: The fixture written (the shrunk scenario).
+    fixture: Fixture | None = field(default=None, repr=False, compare=False)
 
     @property
     def fixture_kind(self) -> str:
@@ -266,8 +231,25 @@ class Finding:
         return self.size != self.original_size
 
     @property
+    def deviation(self) -> str:
+        """The named deviation the finding is filed under ("" for none)."""
+        return self.deviations[0] if self.deviations else ""
+
+    @property
     def first_event(self) -> Difference | None:
-        return _first_event(self.differences)
+        """The first difference that is a whole event, in dependency order (the
+        comparison shows each differing event whole: ``hands[h].events[i]``)."""
+        events = [d for d in self.differences if len(d.at) >= 2 and d.at[-2] == "events" and not d.length]
+        return min(events, key=lambda d: place_of(self.fixture_kind, d), default=None)
+
+    @property
+    def weight(self) -> int:
+        """How much there is to read: placements, steps, actions, tiles (the smallest
+        finding of a cause has the least)."""
+        size = self.size
+        if self.fixture_kind == "settlement":
+            return size.get("tiles", 0)
+        return sum(size.values())
 
     def size_text(self) -> str:
         return size_text(self.fixture_kind, self.size)
@@ -276,7 +258,7 @@ class Finding:
         return size_text(self.fixture_kind, self.original_size)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {k: v for k, v in vars(self).items() if k != "differences"}
+        out = {k: v for k, v in vars(self).items() if k not in ("differences", "fixture")}
         return out | {
             "fixture_kind": self.fixture_kind,
             "differences": [d.to_dict() for d in self.differences],
@@ -316,19 +298,118 @@ class Tried:
         return sum(self.kinds.values())
 
 
+@dataclass(frozen=True)
+class Seen:
+    """A finding counted, not shrunk: its cause had been shrunk already."""
+
+    seed: int
+    kind: str
+    size: tuple[tuple[str, int], ...]  #: as found
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "kind": self.kind, "size": dict(self.size)}
+
+
+@dataclass
+class CauseGroup:
+    """The findings of one cause: the rule (``""`` for a failure to answer, then
+    ``outcome`` says which: crash, timeout, error) and the named deviation that
+    reproduces them (``""``: none); the findings shrunk (and written), and those counted
+    and listed, not shrunk (the first :data:`LISTED` of them)."""
+
+    rule: str
+    deviation: str = ""
+    outcome: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    others: list[Seen] = field(default_factory=list)
+    #: Findings counted, not shrunk (listed or not).
+    unshrunk: int = 0
+    #: The findings counted, not shrunk, by scenario kind.
+    unshrunk_kinds: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.rule, self.deviation, self.outcome)
+
+    @property
+    def count(self) -> int:
+        return len(self.findings) + self.unshrunk
+
+    @property
+    def smallest(self) -> Finding:
+        return min(self.findings, key=lambda f: (f.weight, f.seed))
+
+    @property
+    def kinds(self) -> Counter[str]:
+        """Every finding of the cause, shrunk or counted, by scenario kind."""
+        return Counter(f.kind for f in self.findings) + self.unshrunk_kinds
+
+    def count_one(self, scenario: Scenario) -> None:
+        self.unshrunk += 1
+        self.unshrunk_kinds[scenario.kind] += 1
+        if len(self.others) < LISTED:
+            self.others.append(Seen(scenario.seed, scenario.kind, tuple(size_of(scenario.fixture).items())))
+
+    def merge(self, other: CauseGroup) -> None:
+        self.findings += other.findings
+        self.others = (self.others + other.others)[:LISTED]
+        self.unshrunk += other.unshrunk
+        self.unshrunk_kinds += other.unshrunk_kinds
+
+    def to_dict(self) -> dict[str, Any]:
+        smallest = self.smallest
+        return {
+            "rule": self.rule or None,
+            "deviation": self.deviation or None,
+            "outcome": self.outcome or None,
+            "count": self.count,
+            "kinds": dict(sorted(self.kinds.items(), key=lambda kv: SCENARIO_KINDS.index(kv[0]))),
+            "smallest": {"seed": smallest.seed, "kind": smallest.kind, "size": smallest.size, "path": smallest.path},
+            "shrunk": [{"seed": f.seed, "kind": f.kind, "path": f.path} for f in self.findings],
+            "not_shrunk": self.unshrunk,
+            "not_shrunk_listed": [s.to_dict() for s in self.others],
+        }
+
+
 @dataclass
 class Shard:
     """What one implementation process did: seeds ``first .. first+seeds-1``, in
-    ``seconds`` of fuzzing (shrinking left out), and its finding."""
+    ``seconds`` of fuzzing (shrinking left out), and its findings: the first one, or
+    with ``keep_going`` every one, grouped by cause."""
 
     first: int
     seeds: int
     seconds: float
-    finding: Finding | None
-    fixture: Fixture | None
+    findings: list[Finding] = field(default_factory=list)
     tried: Tried = field(default_factory=Tried)
     #: Kinds asked for that the implementation does not support (its hello's ``kinds``).
     unsupported: tuple[str, ...] = ()
+    groups: list[CauseGroup] = field(default_factory=list)
+    #: The shard was cut short by an interruption (Ctrl-C, a signal).
+    interrupted: bool = False
+
+    @property
+    def finding(self) -> Finding | None:
+        """The first finding (the only one, unless the run keeps going)."""
+        return self.findings[0] if self.findings else None
+
+    @property
+    def fixture(self) -> Fixture | None:
+        return self.finding.fixture if self.finding is not None else None
+
+    @property
+    def shrink_seconds(self) -> float:
+        return sum(f.shrink_seconds for f in self.findings)
+
+
+def _signal_name(exc: BaseException) -> str:
+    """What stopped a run: ``SIGINT`` for Ctrl-C, else the signal an exception carries
+    (the command line's ``Stopped``)."""
+    signum = getattr(exc, "signum", signal.SIGINT)
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
 
 
 @dataclass
@@ -345,6 +426,13 @@ class FuzzResult:
     #: by side.
     fuzz_seconds: float = 0.0
     unsupported: tuple[str, ...] = ()
+    #: The findings by cause, the most findings first.
+    causes: list[CauseGroup] = field(default_factory=list)
+    keep_going: bool = False
+    shrink_all: bool = False
+    #: What interrupted the run (Ctrl-C's KeyboardInterrupt, a signal's exception), if
+    #: anything; the command line exits with its code.
+    stopped_by: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def seeds_tried(self) -> int:
@@ -360,6 +448,29 @@ class FuzzResult:
             else:
                 merged.append((a, b))
         return merged
+
+    @property
+    def untried(self) -> list[tuple[int, int]]:
+        """The seed ranges asked for and not tried (a run stopped by a finding or an
+        interruption), in order."""
+        out, at = [], self.seeds[0]
+        for a, b in self.merged_ranges:
+            if a > at:
+                out.append((at, a - 1))
+            at = max(at, b + 1)
+        if at <= self.seeds[1]:
+            out.append((at, self.seeds[1]))
+        return out
+
+    @property
+    def interrupted(self) -> str:
+        """The signal that interrupted the run ("" for none)."""
+        return _signal_name(self.stopped_by) if self.stopped_by is not None else ""
+
+    @property
+    def resume(self) -> list[tuple[int, int]]:
+        """``(seed, budget)`` of each run that would fuzz the seeds not tried."""
+        return [(a, b - a + 1) for a, b in self.untried]
 
     @property
     def hands(self) -> int:
@@ -395,11 +506,17 @@ class FuzzResult:
                 seen[name].add(reading)
         return {name: [r for r in VARIANT_FIELDS[name] if r in seen[name]] for name in VARIANT_FIELDS}
 
+    @property
+    def findings_found(self) -> int:
+        """Every finding, shrunk or counted."""
+        return sum(group.count for group in self.causes)
+
     def to_dict(self) -> dict:
         rate, hand_rate = self.scenarios_per_second, self.hands_per_second
         return {
             "seeds": list(self.seeds),
             "tried": [list(r) for r in self.ranges],
+            "untried": [list(r) for r in self.untried],
             "scenarios": self.tried.scenarios,
             "kinds": {kind: self.tried.kinds[kind] for kind in self.plan.kinds if kind not in self.unsupported},
             "unsupported_kinds": list(self.unsupported),
@@ -409,70 +526,87 @@ class FuzzResult:
             "readings": self.readings,
             "readings_combinations": len(self.tried.readings),
             "strict_rule_ids": self.plan.strict_rule_ids,
+            "keep_going": self.keep_going,
+            "shrink_all": self.shrink_all,
             "seconds": round(self.seconds, 3),
             "scenarios_per_second": round(rate) if rate else None,
             "hands_per_second": round(hand_rate) if hand_rate else None,
             "findings": [f.to_dict() for f in self.findings],
+            "findings_found": self.findings_found,
+            "causes": [group.to_dict() for group in self.causes],
+            "interrupted": self.interrupted or None,
+            "resume": [{"seed": seed, "budget": budget} for seed, budget in self.resume] if self.stopped_by else [],
         }
 
 
-# ---------------------------------------------------------------------- the rule of a finding
-def _first_event(differences: list[Difference]) -> Difference | None:
-    """The first difference that is a whole event (the comparison shows each differing
-    event whole: ``hands[h].events[i]``)."""
-    return next((d for d in differences if len(d.at) >= 2 and d.at[-2] == "events" and not d.length), None)
+# ---------------------------------------------------------------------- the cause of a finding
+def finding_cause(fx: Fixture, outcome: Outcome) -> Cause | None:
+    """The cause of the first difference of ``outcome``, the implementation's answer to
+    ``fx``, as the conformance reports find it (:func:`~horserace.corpus.attribution.cause_of`);
+    ``None`` for a crash, a timeout or an error, which no rule explains."""
+    twin = outcome.twin
+    twin_at = twin.at if twin is not None and twin.status == "refused" else None
+    return cause_of(
+        fx, str(outcome.status), outcome.differences, refused_at=outcome.refused_at, twin_refused_at=twin_at
+    )
 
 
-def _play_rule(fx: Fixture, differences: list[Difference]) -> str:
-    event = _first_event(differences)
-    if event is not None:
-        rule = rule_of_event(event.expected, event.actual)
-        if rule == "HR-TURN-1" and isinstance(event.expected, dict) and event.expected.get("event") == "place":
-            # A placement that should have ended the hand or the match and went on instead.
-            hand, index = event.at[-3], event.at[-1]
-            trace = fx.expected["hands"][hand]["events"] if isinstance(hand, int) else []
-            after = trace[index + 1] if isinstance(index, int) and index + 1 < len(trace) else {}
-            if after.get("event") == "hand-end":
-                return "HR-MATCH-1" if after.get("reason") == "match" else "HR-TURN-2"
-        return rule
-    fields = {"scores": "HR-SETTLE-1", "match_winners": "HR-MATCH-2"}
-    return next((fields[d.field] for d in differences if d.field in fields), "HR-TURN-1")
+def _first_rule(cause: Cause | None, outcome: Outcome) -> str:
+    """The rule of a first difference, or for a failure to answer its outcome."""
+    return cause.rule if cause is not None else str(outcome.status)
 
 
-def _layout_rule(differences: list[Difference]) -> str:
-    for d in differences:
-        item = d.expected if d.item == "missing" else d.actual
-        if d.field == "contributions" and isinstance(item, dict) and "port" not in item:
-            return "HR-COUNT-2"  # a double's whole contribution
-        if d.field == "attachment_points" and isinstance(item, dict):
-            if item.get("port") in (PORT_NAMES[BRANCH_A], PORT_NAMES[BRANCH_A + 1]):
-                return "HR-SPIN-2"
-        if d.field in _SNAPSHOT_FIELDS:
-            return _SNAPSHOT_FIELDS[d.field]
-    return "HR-COUNT-1"
+def same_cause(cause: Cause | None, status: str) -> Keep:
+    """Whether a shrinking candidate still shows the finding of ``cause`` (found with
+    outcome ``status``): it disagrees, and its first difference has the same rule or one
+    that rule overlaps (:data:`~horserace.corpus.attribution.OVERLAPS`: the opening
+    tile's continuation is HR-TURN-1 and HR-OPEN-2), or, for a failure to answer, the
+    same outcome.  A shrink so never slips from one bug to another.  A cause that says
+    little (:attr:`~horserace.corpus.attribution.Cause.generic`: a legal action refused,
+    with nothing observed before it; a count the map cannot place) keeps any candidate
+    that disagrees: the smaller scenario names its cause better."""
+    rules = {cause.rule, *OVERLAPS.get(cause.rule, ())} if cause is not None else set()
+
+    def keep(fx: Fixture, outcome: Outcome) -> bool:
+        if not disagrees(outcome):
+            return False
+        if cause is None:
+            return str(outcome.status) == status
+        if cause.generic:
+            return True  # a refusal alone, a count the map cannot place: any disagreement says more
+        found = finding_cause(fx, outcome)
+        return found is not None and found.rule in rules
+
+    return keep
 
 
-def _settlement_rule(fx: Fixture, differences: list[Difference]) -> str:
-    fields = {d.field for d in differences}
-    if len(fx.expected.get("winners", [])) > 1 and fields & {"credits", "scores"}:
-        return "HR-SETTLE-3"
-    return next((_SETTLEMENT_FIELDS[d.field] for d in differences if d.field in _SETTLEMENT_FIELDS), "HR-SETTLE-1")
-
-
-def _rule_for(fx: Fixture, outcome: Outcome) -> str:
-    """The rule a finding is filed under: the one the illegal action breaks, or the one
-    the first difference points at."""
-    if outcome.status in IMPLEMENTATION_ERRORS:
-        return fx.primary_rule
-    if fx.kind == "illegal":
-        return str(fx.expected["rule"])
-    if fx.kind == "play":
-        return _play_rule(fx, outcome.differences)
-    if fx.kind == "layout":
-        return _layout_rule(outcome.differences)
-    if fx.kind == "settlement":
-        return _settlement_rule(fx, outcome.differences)
-    return fx.primary_rule
+def diagnose_finding(
+    small: Shrunk, found: Shrunk | None = None, deviations: Sequence[Mutant] | None = None
+) -> tuple[Cause | None, list[str], list[str]]:
+    """The cause of a shrunk finding and the named deviations (default: every one) that
+    reproduce it exactly, and at its first difference only, each one whose rule the
+    cause admits (:meth:`~horserace.corpus.attribution.Cause.admits`): the best first.
+    Of several that reproduce it exactly, those that also reproduce the scenario as it
+    was ``found`` come first, then those of the rule of its first difference (a small
+    fixture may be reproduced by several misreadings that the whole scenario tells
+    apart)."""
+    cause = finding_cause(small.fixture, small.outcome)
+    if cause is None:
+        return None, [], []
+    diagnoser = Diagnoser(deviations)
+    rules = {d.name: d.rule for d in diagnoser.deviations}
+    diagnosis = diagnoser.diagnose(small.fixture, small.outcome.record())
+    if diagnosis is None:
+        return cause, [], []
+    exact = [n for n in diagnosis.exact if cause.admits(rules[n])]
+    first = [n for n in diagnosis.first if cause.admits(rules[n])]
+    if len(exact) > 1 and found is not None:
+        chosen = [d for d in diagnoser.deviations if d.name in exact]
+        as_found = Diagnoser(chosen).diagnose(found.fixture, found.outcome.record())
+        first_rule = _first_rule(finding_cause(found.fixture, found.outcome), found.outcome)
+        again = as_found.exact if as_found is not None else ()
+        exact.sort(key=lambda n: (n not in again, rules[n] != first_rule))
+    return cause, exact, first
 
 
 def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
@@ -484,7 +618,14 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
         made = f"minimised from {finding.original_size_text()} to {size}: the smallest {finding.kind} scenario"
     else:
         made = f"not minimised ({size}): no smaller {finding.kind} scenario"
-    rules = list(dict.fromkeys([finding.rule, fx.primary_rule]))
+    if finding.cut_short:
+        made += " that shrinking reached before the run was interrupted"
+    rules = list(dict.fromkeys([r for r in (finding.rule, fx.primary_rule) if r]))
+    cause = ""
+    if finding.cause is not None:
+        cause = f" Cause: {finding.cause['rule']}, {finding.cause['basis']}."
+    if finding.deviation:
+        cause += f" Reproduced exactly by the named deviation {finding.deviation} of the reference engine."
     return {
         "id": generated_id(finding.seed, f"fuzz{finding.kind}{sorted(finding.size.items())}"),
         "description": f"fuzz: '{impl}' disagrees with the reference engine at {first} "
@@ -496,7 +637,7 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
             f"Generated by horserace fuzz from seed {finding.seed} ({finding.kind}, {finding.table}, target "
             f"{finding.target}) and {made} found on which the implementation still disagrees. The expected "
             f"values are the reference engine's; review them against the rules before this fixture joins the "
-            f"corpus. Disagreement: {finding.message or first}."
+            f"corpus. Disagreement: {finding.message or first}.{cause}"
         ),
         **({"variants": fx.variants} if fx.variants else {}),
         "input": fx.input,
@@ -505,8 +646,13 @@ def finding_fixture(fx: Fixture, finding: Finding, impl: str) -> dict:
 
 
 # ---------------------------------------------------------------------- running
-def _judge(worker: Worker) -> Callable[[list[Fixture]], list[Outcome]]:
+def _judge(worker: Worker, halt: threading.Event | None = None) -> Callable[[list[Fixture]], list[Outcome]]:
+    """Judge fixtures with ``worker``; nothing once the run is halted (the shrinker then
+    keeps what it has)."""
+
     def run(fixtures: list[Fixture]) -> list[Outcome]:
+        if halt is not None and halt.is_set():
+            return []
         outcomes: list[Outcome] = []
         worker.run_many([(fx, f"{fx.id}/{i}") for i, fx in enumerate(fixtures)], outcomes.append)
         return outcomes
@@ -514,24 +660,225 @@ def _judge(worker: Worker) -> Callable[[list[Fixture]], list[Outcome]]:
     return run
 
 
-def finding_of(scenario: Scenario, small: Shrunk, seconds: float = 0.0) -> Finding:
-    """The finding of ``scenario``, shrunk to ``small``."""
+def finding_of(
+    scenario: Scenario,
+    small: Shrunk,
+    seconds: float = 0.0,
+    *,
+    found: Shrunk | None = None,
+    cut_short: bool = False,
+) -> Finding:
+    """The finding of ``scenario``, shrunk to ``small`` (from ``found``, the scenario's
+    own outcome, where known), its cause and the named deviations that reproduce it
+    (:func:`diagnose_finding`)."""
     outcome = small.outcome
+    cause, exact, first = diagnose_finding(small, found)
+    deviations = {d.name: d for d in Diagnoser().deviations}
+    rule = deviations[exact[0]].rule if exact else cause.rule if cause is not None else ""
+    fx = small.fixture
+    table = scenario.seating.label
+    if fx.kind == "settlement":  # shrinking may leave out seats
+        seats = fx.input["seats"]
+        table = "partnership" if fx.input["mode"] == "partnership" else f"{seats} player{'s' if seats != 1 else ''}"
     return Finding(
         seed=scenario.seed,
         kind=scenario.kind,
-        table=scenario.seating.label,
+        table=table,
         target=scenario.ruleset.target,
         readings=scenario.ruleset.readings,
-        size=size_of(small.fixture),
+        size=size_of(fx),
         original_size=size_of(scenario.fixture),
         outcome=outcome.status,
         message=outcome.message,
         differences=outcome.differences,
-        rule=_rule_for(small.fixture, outcome),
+        rule=rule,
         shrink_seconds=seconds,
         rules_name=scenario.rules_name,
+        cause=cause.to_record() if cause is not None else None,
+        deviations=exact,
+        first_deviations=first,
+        cut_short=cut_short,
+        fixture=fx,
     )
+
+
+def _seating_name(seating: Seating) -> str:
+    """A seating as a hello names it (protocol 1.2)."""
+    return "partnership" if seating.partnership else f"{seating.players}-players"
+
+
+class _Causes:
+    """The causes of one shard's findings, as they come: which ones are shrunk, and the
+    group each finding joins."""
+
+    def __init__(self, shrink_all: bool = False) -> None:
+        self.shrink_all = shrink_all
+        self.groups: dict[tuple[str, str, str], CauseGroup] = {}
+        #: The cause that the findings of a first difference's rule join unshrunk: set
+        #: once such a finding shrank to a cause no deviation names, or to one already
+        #: known (a new shrink of that rule would find nothing new).
+        self.settled: dict[str, tuple[str, str, str]] = {}
+        self.deviations = {d.name: d for d in Diagnoser().deviations}
+
+    def known(self, scenario: Scenario, outcome: Outcome) -> CauseGroup | None:
+        """The cause already shrunk that a new finding is of (``None``: shrink it): one
+        whose named deviation explains it (exactly or at its first difference, its rule
+        admitted by the first difference), else the cause its first difference's rule
+        settled on."""
+        if self.shrink_all:
+            return None
+        cause = finding_cause(scenario.fixture, outcome)
+        if cause is not None:
+            named = [g for g in self.groups.values() if g.deviation and cause.admits(self.deviations[g.deviation].rule)]
+            if named:
+                deviations = [self.deviations[g.deviation] for g in named]
+                diagnosis = Diagnoser(deviations).diagnose(scenario.fixture, outcome.record())
+                explained = diagnosis.explained_by if diagnosis is not None else ()
+                group = next((g for g in named if g.deviation in explained), None)
+                if group is not None:
+                    return group
+        key = self.settled.get(_first_rule(cause, outcome))
+        return self.groups[key] if key is not None else None
+
+    def add(self, finding: Finding, first_rule: str) -> None:
+        key = (finding.rule, finding.deviation, "" if finding.cause is not None else finding.outcome)
+        known = key in self.groups
+        group = self.groups.setdefault(key, CauseGroup(*key))
+        group.findings.append(finding)
+        if known or not finding.deviation:
+            self.settled.setdefault(first_rule, key)
+
+
+class _Range:
+    """One shard's run: seeds made as the window asks for them, judged, the findings
+    shrunk (:func:`fuzz_range`)."""
+
+    def __init__(
+        self,
+        worker: Worker,
+        plan: Plan,
+        declared: Declared,
+        first: int,
+        count: int,
+        *,
+        keep_going: bool,
+        shrink_all: bool,
+        stop: threading.Event | None,
+        halt: threading.Event | None,
+        progress: Callable[[int], None] | None,
+        on_finding: Callable[[Finding], None] | None = None,
+    ) -> None:
+        self.worker, self.plan, self.declared = worker, plan, declared
+        self.on_finding = on_finding
+        self.first, self.count = first, count
+        self.keep_going, self.stop, self.halt, self.progress = keep_going, stop, halt, progress
+        self.tried = Tried()
+        self.causes = _Causes(shrink_all)
+        self.findings: list[Finding] = []
+        self.made: deque[Scenario] = deque()  # sent (or about to be), in order, awaiting their outcomes
+        self.pending: list[tuple[Scenario, Outcome]] = []  # findings to shrink, in order
+        self.next_seed = first
+        self.sent = 0
+        self.done = 0  # seeds whose every scenario was judged
+        self.ticked = 0  # of which progress was told
+        self.began = time.perf_counter()
+        self.shrinking = 0.0
+
+    def halted(self) -> bool:
+        return self.halt is not None and self.halt.is_set()
+
+    def stopped(self) -> bool:
+        """Nothing more is made: the run is halted, or (unless it keeps going) another
+        shard's finding has stopped it."""
+        return self.halted() or (not self.keep_going and self.stop is not None and self.stop.is_set())
+
+    def requests(self) -> Iterator[tuple[Fixture, str]]:
+        """The scenarios, made one seed at a time as the window asks for them: the
+        implementation answers the last ones while the next are made.  Nothing is made
+        while a finding waits to be shrunk, or once the run has stopped."""
+        while self.next_seed < self.first + self.count:
+            if self.pending or self.stopped():
+                return
+            seed = self.next_seed
+            self.next_seed += 1
+            for scenario in scenarios(seed, self.plan, self.declared):
+                self.made.append(scenario)
+                self.sent += 1
+                yield scenario.fixture, f"{scenario.fixture.id}/{self.sent}"
+
+    def judged(self, outcome: Outcome) -> None:
+        scenario = self.made.popleft()
+        if self.halted():
+            return  # the implementation is being stopped: its answers from now on are not tried
+        if self.pending and not self.keep_going:
+            return  # sent ahead of the first disagreement: not tried
+        self.tried.add(scenario)
+        if disagrees(outcome):
+            if not self.keep_going:
+                self.pending.append((scenario, outcome))
+                return
+            group = self.causes.known(scenario, outcome)
+            if group is not None:
+                group.count_one(scenario)
+            else:
+                self.pending.append((scenario, outcome))
+        if scenario.kind == self.plan.kinds[-1]:
+            self.done += 1  # that seed's last scenario (a seed makes one per kind, in order)
+            if self.progress and self.done - self.ticked >= BATCH:
+                self.progress(self.done - self.ticked)
+                self.ticked = self.done
+
+    def shrink_pending(self) -> None:
+        """Shrink the findings that wait, each unless a cause shrunk before it has it
+        (a halted run shrinks nothing: each is written as found)."""
+        while self.pending:
+            scenario, outcome = self.pending[0]  # taken off once done: an interruption keeps it
+            group = self.causes.known(scenario, outcome) if self.keep_going else None
+            if group is not None:
+                group.count_one(scenario)
+                self.pending.pop(0)
+                continue
+            began = time.perf_counter()
+            found = Shrunk(scenario.fixture, outcome)
+            cause = finding_cause(scenario.fixture, outcome)
+            small = found
+            if not self.halted():
+                small = shrink(
+                    found,
+                    _judge(self.worker, self.halt),
+                    seed=scenario.seed,
+                    seating=scenario.seating,
+                    ruleset=scenario.ruleset,
+                    keep=same_cause(cause, str(outcome.status)),
+                )
+            finding = finding_of(scenario, small, found=found, cut_short=self.halted())
+            finding.shrink_seconds = time.perf_counter() - began
+            self.shrinking += finding.shrink_seconds
+            self.findings.append(finding)
+            self.causes.add(finding, _first_rule(cause, outcome))
+            self.pending.pop(0)
+            if self.on_finding is not None:
+                self.on_finding(finding)
+
+    def run(self) -> None:
+        while True:
+            self.worker.run_many(self.requests(), self.judged)
+            if not self.pending:
+                return  # every seed made, or the run stopped
+            self.shrink_pending()
+            if not self.keep_going or self.halted():
+                return
+
+    def shard(self, unsupported: tuple[str, ...]) -> Shard:
+        if self.progress and self.done > self.ticked:
+            self.progress(self.done - self.ticked)
+            self.ticked = self.done
+        seeds = self.done
+        if not self.keep_going and self.findings:
+            seeds = self.findings[0].seed - self.first + 1  # up to the first finding
+        seconds = time.perf_counter() - self.began - self.shrinking
+        groups = list(self.causes.groups.values())
+        return Shard(self.first, seeds, seconds, self.findings, self.tried, unsupported, groups, self.halted())
 
 
 def fuzz_range(
@@ -543,12 +890,23 @@ def fuzz_range(
     options: Options | None = None,
     stop: threading.Event | None = None,
     progress: Callable[[int], None] | None = None,
+    keep_going: bool = False,
+    shrink_all: bool = False,
+    halt: threading.Event | None = None,
+    on_finding: Callable[[Finding], None] | None = None,
 ) -> Shard:
     """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
-    first (shrunk) finding."""
+    first (shrunk) finding, or with ``keep_going`` through every seed, each finding
+    shrunk once per cause (``shrink_all``: every one).  ``stop`` set (by another
+    shard's finding) makes no more scenarios, unless the run keeps going; ``halt`` set
+    (an interruption) makes none and judges none from then on, and shrinks no further:
+    the shard is what was done before it.  ``on_finding`` is told of each finding as
+    soon as it is shrunk (a local run writes it then)."""
     plan = plan or Plan()
     options = options or Options(strict_rule_ids=plan.strict_rule_ids)
     worker = Worker(argv, options)
+    state: _Range | None = None
+    unsupported: tuple[str, ...] = ()
     try:
         hello, scope = worker.declared()
         declared = dict(scope.readings)
@@ -561,60 +919,41 @@ def fuzz_range(
                 f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
                 f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
             )
-        plan = Plan(kinds, plan.seatings, plan.rulesets, plan.strict_rule_ids)
-        tried = Tried()
-        began = time.perf_counter()
-        made: deque[Scenario] = deque()  # sent (or about to be), in order, awaiting their outcomes
-        found: list[tuple[Scenario, Outcome]] = []
-        done = 0  # seeds whose every scenario was judged
-        ticked = 0  # of which progress was told
-
-        def requests() -> Iterator[tuple[Fixture, str]]:
-            """The scenarios, made one seed at a time as the window asks for them: the
-            implementation answers the last ones while the next are made.  Nothing is
-            made after a disagreement, or once another shard has stopped the run."""
-            n = 0
-            for seed in range(first, first + count):
-                if found or (stop is not None and stop.is_set()):
-                    return
-                for scenario in scenarios(seed, plan, declared):
-                    made.append(scenario)
-                    n += 1
-                    yield scenario.fixture, f"{scenario.fixture.id}/{n}"
-
-        def judged(outcome: Outcome) -> None:
-            nonlocal done, ticked
-            scenario = made.popleft()
-            if found:
-                return  # sent ahead of the first disagreement: not tried
-            tried.add(scenario)
-            if disagrees(outcome):
-                found.append((scenario, outcome))
-            elif scenario.kind == plan.kinds[-1]:
-                done += 1  # that seed's last scenario (a seed makes one per kind, in order)
-                if progress and done - ticked >= BATCH:
-                    progress(done - ticked)
-                    ticked = done
-
-        worker.run_many(requests(), judged)
-        if found:
-            scenario, outcome = found[0]
-            fuzzing = time.perf_counter() - began
-            small = shrink(
-                Shrunk(scenario.fixture, outcome),
-                _judge(worker),
-                seed=scenario.seed,
-                seating=scenario.seating,
-                ruleset=scenario.ruleset,
-            )
-            finding = finding_of(scenario, small, time.perf_counter() - began - fuzzing)
-            if stop is not None:
-                stop.set()
-            seeds = scenario.seed - first + 1
-            return Shard(first, seeds, fuzzing, finding, small.fixture, tried, unsupported)
-        if progress and done > ticked:
-            progress(done - ticked)
-        return Shard(first, done, time.perf_counter() - began, None, None, tried, unsupported)
+        seatings = plan.seatings
+        if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
+            seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
+            if not seatings:
+                raise ImplementationUnusable(
+                    f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
+                    f"({', '.join(s.label for s in plan.seatings)})"
+                )
+        plan = Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids)
+        state = _Range(
+            worker,
+            plan,
+            declared,
+            first,
+            count,
+            keep_going=keep_going,
+            shrink_all=shrink_all,
+            stop=stop,
+            halt=halt,
+            progress=progress,
+            on_finding=on_finding,
+        )
+        state.run()
+        if not keep_going and state.findings and stop is not None:
+            stop.set()
+        return state.shard(unsupported)
+    except (ImplementationError, OSError):
+        if halt is None or not halt.is_set():
+            raise
+        # Interrupted: the implementation was stopped under the shard's feet (its pipes
+        # closed while this thread read them).  The findings waiting are kept as found.
+        if state is None:
+            return Shard(first, 0, 0.0, interrupted=True)
+        state.shrink_pending()
+        return state.shard(unsupported)
     finally:
         worker.close()
 
@@ -643,11 +982,22 @@ def fuzz(
     jobs: int = 1,
     out_dir: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    keep_going: bool = False,
+    shrink_all: bool = False,
 ) -> FuzzResult:
-    """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the first finding
-    of each shard as a fixture under ``out_dir/generated/``."""
+    """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the findings as
+    fixtures under ``out_dir/generated/``, each as soon as it is shrunk: the first of
+    each shard, or with ``keep_going`` every finding shrunk (one per cause and shard, or
+    with ``shrink_all`` every one).
+
+    Whatever is raised in this thread while the shards run (Ctrl-C's
+    KeyboardInterrupt, the exception a signal handler raises) interrupts the run: no
+    scenario is made or judged from then on, the implementations are stopped, and the
+    result holds what was done before, its findings written, with the exception in
+    :attr:`FuzzResult.stopped_by`."""
     plan = plan or Plan()
-    stop = threading.Event()
+    begin_run()  # a run after an interrupted one may start implementations again
+    stop, halt = threading.Event(), threading.Event()
     shards = []
     size = -(-budget // jobs)
     for j in range(jobs):
@@ -655,7 +1005,7 @@ def fuzz(
         count = max(0, min(size, seed + budget - start))
         if count:
             shards.append((start, count))
-    results: list[Shard] = [Shard(start, 0, 0.0, None, None) for start, _ in shards]
+    results: list[Shard] = [Shard(start, 0, 0.0) for start, _ in shards]
     lock = threading.Lock()
 
     def tick(n: int) -> None:
@@ -663,26 +1013,69 @@ def fuzz(
             with lock:
                 progress(n)
 
+    def write(finding: Finding) -> None:
+        if out_dir is not None and finding.fixture is not None:
+            with lock:
+                write_finding(finding, finding.fixture, argv, out_dir)
+
     errors: list[BaseException] = []
+    finished = [threading.Event() for _ in shards]
 
     def work(i: int, start: int, count: int) -> None:
         try:
-            results[i] = fuzz_range(argv, start, count, plan=plan, stop=stop, progress=tick)
+            results[i] = fuzz_range(
+                argv,
+                start,
+                count,
+                plan=plan,
+                stop=stop,
+                halt=halt,
+                progress=tick,
+                keep_going=keep_going,
+                shrink_all=shrink_all,
+                on_finding=write,
+            )
         except BaseException as exc:  # re-raised in the caller's thread below
             errors.append(exc)
             stop.set()
+        finally:
+            finished[i].set()
 
     began = time.perf_counter()
     threads = [threading.Thread(target=work, args=(i, s, c), daemon=True) for i, (s, c) in enumerate(shards)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
-    if errors:
+    stopped_by: BaseException | None = None
+    # Waited for by events, not by Thread.join: once Ctrl-C has interrupted a join, the
+    # next join of that thread may return while it still runs (seen on CPython 3.11).
+    try:
+        for event in finished:
+            while not event.wait(0.25):
+                pass
+    except BaseException as exc:  # Ctrl-C, or a signal's exception: the shards stop where they are
+        stopped_by = exc
+        halt.set()
+        stop.set()
+        kill_all()
+        for event in finished:
+            event.wait()
+    if errors and stopped_by is None:
         raise errors[0]
     elapsed = time.perf_counter() - began
     fuzz_seconds = sum(r.seconds for r in results) / max(1, len(results))
-    return merge_shards(results, (seed, seed + budget - 1), plan, elapsed, fuzz_seconds, argv=argv, out_dir=out_dir)
+    result = merge_shards(
+        results,
+        (seed, seed + budget - 1),
+        plan,
+        elapsed,
+        fuzz_seconds,
+        argv=argv,
+        out_dir=out_dir,
+        keep_going=keep_going,
+        shrink_all=shrink_all,
+    )
+    result.stopped_by = stopped_by
+    return result
 
 
 def merge_shards(
@@ -694,21 +1087,27 @@ def merge_shards(
     *,
     argv: Sequence[str],
     out_dir: Path | None = None,
+    keep_going: bool = False,
+    shrink_all: bool = False,
 ) -> FuzzResult:
     """One result of ``shards``, taken in the order given (by shard, not by arrival, so a
-    shard run twice counts once): what they tried, the seed ranges they covered, and
-    their findings, each written once under ``out_dir/generated/``.  ``seconds`` is the
-    run's wall time, ``fuzz_seconds`` the time its rates are taken over (shrinking left
-    out)."""
+    shard run twice counts once): what they tried, the seed ranges they covered, their
+    findings, each written once under ``out_dir/generated/`` (unless written already),
+    and their causes, those of
+    several shards made one (the findings of each, shrunk or counted, added up).
+    ``seconds`` is the run's wall time, ``fuzz_seconds`` the time its rates are taken
+    over (shrinking left out)."""
     findings = []
     tried = Tried()
+    causes: dict[tuple[str, str, str], CauseGroup] = {}
     for shard in shards:
         tried.merge(shard.tried)
-        if shard.finding is None or shard.fixture is None:
-            continue
-        if out_dir is not None:
-            write_finding(shard.finding, shard.fixture, argv, out_dir)
-        findings.append(shard.finding)
+        for finding in shard.findings:
+            if out_dir is not None and finding.fixture is not None and not finding.path:
+                write_finding(finding, finding.fixture, argv, out_dir)
+            findings.append(finding)
+        for group in shard.groups:
+            causes.setdefault(group.key, CauseGroup(*group.key)).merge(group)
     return FuzzResult(
         seeds,
         plan,
@@ -718,4 +1117,7 @@ def merge_shards(
         ranges=[(r.first, r.first + r.seeds - 1) for r in shards if r.seeds],
         fuzz_seconds=fuzz_seconds,
         unsupported=next((r.unsupported for r in shards if r.seeds), ()),
+        causes=sorted(causes.values(), key=lambda g: (-g.count, g.smallest.seed)),
+        keep_going=keep_going,
+        shrink_all=shrink_all,
     )

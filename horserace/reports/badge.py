@@ -80,7 +80,9 @@ class Badge:
 
 
 def badge_for(run: Run) -> Badge:
-    """The badge of a run: ``passed/total``, with what kept it from green."""
+    """The badge of a run: ``passed/total``, with what kept it from green: skipped
+    fixtures, expected failures, a selection of the corpus (never green: it is not the
+    whole corpus), expected failures that now pass."""
     total = len(run.results)
     if run.unusable:
         return Badge(LABEL, "unusable", "red")
@@ -89,11 +91,16 @@ def badge_for(run: Run) -> Badge:
     if total == 0 or run.skipped == total:
         return Badge(LABEL, f"0/{total}, nothing ran", "red")
     message = f"{run.passed}/{total}"
-    if run.failed:
-        return Badge(LABEL, f"{message}, {run.failed} failed", "red")
+    selection = run.header.get("selection")
+    notes = [f"{total} selected of {selection['of']}"] if isinstance(selection, dict) and "of" in selection else []
+    now_pass = sum(1 for r in run.results if r["status"] == Status.XPASS)
+    failed = run.failed - (now_pass if run.footer.get("lenient_expectations") else 0)
+    if failed:
+        return Badge(LABEL, ", ".join([message, f"{failed} failed", *notes]), "red")
     expected = sum(1 for r in run.results if r["status"] == Status.XFAIL)
-    notes = [f"{run.skipped} skipped"] if run.skipped else []
+    notes += [f"{run.skipped} skipped"] if run.skipped else []
     notes += [f"{expected} expected to fail"] if expected else []
+    notes += [f"{now_pass} now pass"] if now_pass else []
     return Badge(LABEL, ", ".join([message, *notes]), "yellow" if notes else "brightgreen")
 
 

@@ -10,8 +10,8 @@ from horserace.corpus.positions import Count
 from horserace.corpus.replay import Result
 from horserace.corpus.status import Status
 from horserace.engine.ruleset import VARIANT_FIELDS
-from horserace.quality.fuzz import FuzzResult
-from horserace.quality.mutants import Verdict
+from horserace.quality.fuzz import Finding, FuzzResult
+from horserace.quality.mutants import MUTANTS, Verdict
 
 __all__ = ["fuzz_text", "mutants_text", "perft_text", "replay_text"]
 
@@ -51,8 +51,89 @@ def _readings_text(readings: dict[str, list[str]]) -> str:
     return "; ".join(shown) + ("; the others canonical" if len(shown) < len(readings) else "")
 
 
+def _seed_list(items: list[tuple[int, str]]) -> str:
+    return ", ".join(f"{seed} ({kind})" for seed, kind in items)
+
+
+def _kinds_text(kinds: dict[str, int]) -> str:
+    return ", ".join(f"{kind} {n:,}" for kind, n in kinds.items())
+
+
+def _finding_lines(f: Finding, deviations: dict[str, str]) -> list[str]:
+    if f.shrunk:
+        size = f"shrunk from {f.original_size_text()} to {f.size_text()}"
+    else:
+        size = f"not shrunk ({f.size_text()})"
+    if f.cut_short:
+        size += ", shrinking cut short by the interruption"
+    rule = f.rule or f"{f.outcome}: not counted against a rule"
+    lines = [f"DISAGREEMENT seed {f.seed}, {f.kind} scenario ({rule}), {size}: {f.outcome}"]
+    variants = {k: v for k, v in f.readings.items() if v != VARIANT_FIELDS[k][0]}
+    readings = ", ".join(f"{k}={v}" for k, v in variants.items()) or "canonical"
+    rules = f"{f.rules_name}, " if f.rules_name else ""
+    lines.append(f"  {f.table}, {rules}target {f.target}, readings {readings}")
+    if f.cause is not None:
+        also = f" (also {', '.join(f.cause['alternatives'])})" if f.cause.get("alternatives") else ""
+        basis = f.cause["basis"]
+        lines.append(f"  cause: {f.cause['rule']}{also}, {basis if len(basis) <= 200 else basis[:197] + '...'}")
+    if f.deviations:
+        name, more = f.deviations[0], f.deviations[1:]
+        also = f" (on this fixture also by {', '.join(more)})" if more else ""
+        lines.append(f"  reproduced by deviation {name}: {deviations.get(name, '')}{also}")
+    elif f.first_deviations:
+        lines.append(f"  matches deviation {', '.join(f.first_deviations)} at its first difference (not exactly)")
+    event = f.first_event
+    if event is not None:
+        lines.append(f"  first event that differs: {format_path(event.at)}")
+        lines.append(f"    expected {json.dumps(event.expected, ensure_ascii=False)}")
+        lines.append(f"    got      {json.dumps(event.actual, ensure_ascii=False)}")
+    elif f.differences:
+        lines.append(f"  {f.differences[0].text()}")
+    elif f.message:
+        lines.append(f"  {f.message}")
+    lines.append(f"  written to {f.path}" if f.path else "  not written")
+    return lines
+
+
+def _cause_lines(result: FuzzResult) -> list[str]:
+    """The findings by cause: each cause's rule and deviation, its count by kind, its
+    smallest finding, and the seeds of the findings not shrunk."""
+    found = result.findings_found
+    shrunk = sum(len(g.findings) for g in result.causes)
+    if result.shrink_all:
+        how = "every finding shrunk (--shrink-all)"
+    else:
+        once = "once in each shard that met it" if len(result.ranges) > 1 else "once"
+        how = f"each cause shrunk {once}, its other findings counted and listed, not shrunk (--shrink-all shrinks each)"
+    lines = [f"causes: {len(result.causes)} in {found:,} finding{'s' if found != 1 else ''}, {shrunk} shrunk: {how}"]
+    for group in result.causes:
+        if group.rule:
+            what = group.rule + (f", reproduced by deviation {group.deviation}" if group.deviation else "")
+        else:
+            what = f"{group.outcome} (the implementation failed to answer: not counted against a rule)"
+        kinds = dict(sorted(group.kinds.items(), key=lambda kv: result.plan.kinds.index(kv[0])))
+        lines.append(f"  {what}: {group.count:,} finding{'s' if group.count != 1 else ''} ({_kinds_text(kinds)})")
+        small = group.smallest
+        lines.append(f"    the smallest: seed {small.seed}, {small.kind} scenario, {small.size_text()}: {small.path}")
+        if group.unshrunk:
+            items = [(s.seed, s.kind) for s in group.others]
+            shown = _seed_list(items[:8])
+            more = f" and {group.unshrunk - 8:,} more" if group.unshrunk > 8 else ""
+            lines.append(f"    not shrunk: {group.unshrunk:,}, seeds {shown}{more}")
+    return lines
+
+
+def _resume_text(result: FuzzResult) -> str:
+    runs = "; then ".join(f"--seed {seed} --budget {budget}" for seed, budget in result.resume)
+    if not runs:
+        return "every seed asked for was fuzzed"
+    return f"to fuzz the rest, run again with {runs} (the other options as given)"
+
+
 def fuzz_text(result: FuzzResult) -> str:
-    """What a fuzzing run tried (seeds, kinds, tables, rulesets, readings) and found."""
+    """What a fuzzing run tried (seeds, kinds, tables, rulesets, readings) and found: each
+    finding written, then, when it keeps going, the findings by cause; an interrupted
+    run says so, and how to resume."""
     tried = result.tried
     rate, hand_rate = result.scenarios_per_second, result.hands_per_second
     ranges = ", ".join(f"{a}..{b}" for a, b in result.merged_ranges) or "none"
@@ -77,27 +158,15 @@ def fuzz_text(result: FuzzResult) -> str:
             else " (add --strict-rule-ids for the rule)"
         ),
     ]
+    deviations = {m.name: f"{m.rule}, {m.description}" for m in MUTANTS.values()}
     for f in result.findings:
-        size = (
-            f"shrunk from {f.original_size_text()} to {f.size_text()}" if f.shrunk else f"not shrunk ({f.size_text()})"
-        )
-        lines.append(f"DISAGREEMENT seed {f.seed}, {f.kind} scenario ({f.rule}), {size}: {f.outcome}")
-        variants = {k: v for k, v in f.readings.items() if v != VARIANT_FIELDS[k][0]}
-        readings = ", ".join(f"{k}={v}" for k, v in variants.items()) or "canonical"
-        rules = f"{f.rules_name}, " if f.rules_name else ""
-        lines.append(f"  {f.table}, {rules}target {f.target}, readings {readings}")
-        event = f.first_event
-        if event is not None:
-            lines.append(f"  first event that differs: {format_path(event.at)}")
-            lines.append(f"    expected {json.dumps(event.expected, ensure_ascii=False)}")
-            lines.append(f"    got      {json.dumps(event.actual, ensure_ascii=False)}")
-        elif f.differences:
-            lines.append(f"  {f.differences[0].text()}")
-        elif f.message:
-            lines.append(f"  {f.message}")
-        lines.append(f"  written to {f.path}")
+        lines += _finding_lines(f, deviations)
+    if result.keep_going and result.causes:
+        lines += _cause_lines(result)
     if not result.findings:
         lines.append("no disagreement")
+    if result.stopped_by is not None:
+        lines.append(f"INTERRUPTED by {result.interrupted}: fuzzed seeds {ranges} of {asked}; {_resume_text(result)}")
     return "\n".join(lines)
 
 

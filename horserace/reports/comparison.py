@@ -30,6 +30,7 @@ from typing import Any
 
 from horserace.corpus.status import PASSING, Status
 from horserace.reports.badge import badge_for, badge_svg
+from horserace.reports.causes import run_causes
 from horserace.reports.escape import for_html
 from horserace.reports.html import OUTCOME_ORDER, anchor, fixture_section, page_start
 from horserace.reports.runs import Run
@@ -140,16 +141,38 @@ class FixtureRow:
     rules: tuple[str, ...]
     description: str
     results: tuple[dict[str, Any] | None, ...]
+    #: Which runs count in a disagreement: all but the reference engine, when others are compared with it.
+    counted: tuple[bool, ...] = ()
 
     @property
     def disagree(self) -> bool:
-        """Whether it passes for one implementation that ran it and fails for another."""
-        ran = {r["status"] in PASSING for r in self.results if r is not None and r["status"] != Status.SKIP}
+        """Whether it passes for one implementation that ran it and fails for another
+        (the reference engine left out when other implementations are compared beside
+        it: that the others fail where it passes is in their own reports)."""
+        counted = self.counted or (True,) * len(self.results)
+        ran = {
+            r["status"] in PASSING
+            for r, c in zip(self.results, counted)
+            if c and r is not None and r["status"] != Status.SKIP
+        }
         return len(ran) == 2
+
+
+#: The reference engine's name in its hello (``horserace serve``).
+REFERENCE_NAME = "horserace-reference"
+
+
+def _counted(runs: Sequence[Run]) -> tuple[bool, ...]:
+    """The runs a disagreement is made of: every one, but the reference engine's when
+    two or more other implementations are compared beside it."""
+    reference = tuple(run.hello.get("name") == REFERENCE_NAME for run in runs)
+    others = len(runs) - sum(reference)
+    return tuple(not r for r in reference) if any(reference) and others >= 2 else (True,) * len(runs)
 
 
 def fixture_rows(runs: Sequence[Run]) -> list[FixtureRow]:
     """Every fixture of the runs, in the order they first appear, the disagreements first."""
+    counted = _counted(runs)
     by_id: dict[str, list[dict[str, Any] | None]] = {}
     first: dict[str, dict[str, Any]] = {}
     for n, run in enumerate(runs):
@@ -165,6 +188,7 @@ def fixture_rows(runs: Sequence[Run]) -> list[FixtureRow]:
             tuple(first[fid].get("rules") or [first[fid]["rule"]]),
             str(first[fid].get("description", "")),
             tuple(slots),
+            counted,
         )
         for fid, slots in by_id.items()
     ]
@@ -211,15 +235,29 @@ def _implementations(runs: Sequence[Run], labels: list[str], folders: Sequence[s
             f'<td><span class="verdict {judged.tone}">{_e(judged.text)}</span></td>'
             f'<td class="num">{run.passed}</td><td class="num">{run.failed}</td>'
             f'<td class="num">{run.skipped}</td><td class="num">{len(run.results)}</td>'
-            f'<td class="scope">{_e(_scope(run))}</td><td>{badge_svg(badge_for(run))}</td><td>{report}</td></tr>'
+            f'<td class="scope">{_e(_scope(run))}</td><td class="causes">{_top_causes(run)}</td>'
+            f"<td>{badge_svg(badge_for(run))}</td><td>{report}</td></tr>"
         )
     return (
         '<table class="implementations"><thead><tr><th>implementation</th><th>verdict</th>'
         '<th class="num">passed</th><th class="num">failed</th><th class="num">skipped</th>'
-        '<th class="num">fixtures</th><th>scope</th><th>badge</th><th></th></tr></thead><tbody>'
-        + "".join(rows)
-        + "</tbody></table>"
+        '<th class="num">fixtures</th><th>scope</th><th>causes, most failures first</th><th>badge</th><th></th>'
+        "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
+
+
+def _top_causes(run: Run, shown: int = 3) -> str:
+    """A run's leading causes in a few words (the diagnosis of its own report)."""
+    causes = run_causes(run.results)
+    items = [
+        f"<code>{_e(line.rule)}</code> {line.count}"
+        + (f" (<code>{_e(line.deviations[0][0])}</code>)" if line.deviations else "")
+        for line in causes.lines[:shown]
+    ]
+    if len(causes.lines) > shown:
+        items.append(f"{len(causes.lines) - shown} more")
+    items += [f"{_e(f.status)} {len(f.fixtures)}" for f in causes.failures]
+    return "<br>".join(items) or '<span class="zero">none</span>'
 
 
 def _scope(run: Run) -> str:
@@ -469,7 +507,8 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
             out.append(f'<div class="alert"><strong>Unusable:</strong> {_e(run.footer["unusable"])}</div>')
         elif not failing:
             out.append('<p class="notice">No failures.</p>')
-        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label) for r in failing]
+        causes = run_causes(run.results)
+        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes) for r in failing]
     out += [
         '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
         '<button type="submit">close</button></form><div id="viewer-body"></div></dialog>',

@@ -15,8 +15,18 @@ from typing import Any
 
 from horserace.corpus.status import Status
 from horserace.engine.tiles import PIPS, parse_tile
+from horserace.quality.diagnosis import Causes
+from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import for_html
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_where, tally
+from horserace.reports.summary import (
+    PASSING,
+    implementation_name,
+    per_rule,
+    refusal_text,
+    rule_title,
+    rule_where,
+    tally,
+)
 from horserace.reports.summary import verdict as run_verdict
 from horserace.reports.svg import layout_svg
 from horserace.resources.documents import load_rules
@@ -358,7 +368,7 @@ def _differences_table(record: dict) -> str:
     )
 
 
-def fixture_section(record: dict, anchor: str, *, who: str = "") -> str:
+def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes | None = None) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
     drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
     rules = record.get("rules") or [record.get("rule", "")]
@@ -384,6 +394,21 @@ def fixture_section(record: dict, anchor: str, *, who: str = "") -> str:
     parts.append("</table>")
     if record.get("message"):
         parts.append(f'<div class="message">{_e(record["message"])}</div>')
+    found = fixture_cause(record, causes) if causes is not None else None
+    if found is not None:
+        by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
+        also = (
+            " Reproduced exactly by " + ", ".join(f"<code>{_e(n)}</code>" for n in found.exact) + "."
+            if found.exact and found.exact != (found.deviation,)
+            else ""
+        )
+        parts.append(
+            f'<p class="cause"><strong>Cause: <code>{_e(found.rule)}</code> '
+            f"{_e(rule_title(found.rule))}</strong>: {_e(found.basis)}.{by}{also}</p>"
+        )
+
+    if record.get("kind") == "illegal":
+        parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
     parts.append(_rule_text(str(record.get("rule", ""))))
     if record.get("why"):
         parts.append(
@@ -447,6 +472,83 @@ def _seats(record: dict) -> str:
             if scores is not None
             else ""
         )
+    )
+
+
+def _diagnosis_section(causes: Causes, anchors: dict[str, str]) -> str:
+    """The causes of the failures, most first (spec/protocol.md, "How a failure is
+    diagnosed"), then the implementation's failures to answer, never against a rule."""
+    if not causes.lines and not causes.failures:
+        return ""
+    rows = []
+    for n, line in enumerate(causes.lines, 1):
+        how = [
+            f"deviation <code>{_e(name)}</code> on {count} ({exactly} exactly)"
+            for name, count, exactly in line.deviations
+        ]
+        if line.by_difference:
+            how.append(f"{line.by_difference} by their first difference")
+        links = " ".join(
+            f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in line.fixtures[:30]
+        ) + (f" (+{line.count - 30})" if line.count > 30 else "")
+        rows.append(
+            f'<tr class="failed"><td class="num">{n}</td><td><code>{_e(line.rule)}</code> {_e(rule_title(line.rule))}</td>'
+            f'<td class="num">{line.count}</td><td>{"; ".join(how)}<br><span class="zero">e.g. {_e(line.example)}</span></td>'
+            f'<td class="failing-ids">{links}</td></tr>'
+        )
+    parts = ["<h2>Diagnosis: the causes, most failures first</h2>"]
+    if rows:
+        parts.append(
+            '<p class="zero">Each failing fixture is attributed to the rule its first difference concerns, or to '
+            "the named deviation of the reference engine that reproduces its answer.</p>"
+            '<table class="rules causes"><thead><tr><th class="num">#</th><th>rule</th>'
+            '<th class="num">failing</th><th>how</th><th>fixtures</th></tr></thead><tbody>'
+            + "".join(rows)
+            + "</tbody></table>"
+        )
+    if causes.failures:
+        parts.append(
+            "<p>Not counted against any rule:</p><ul>"
+            + "".join(f"<li>{_e(failure_text(f.status, len(f.fixtures), f.example))}</li>" for f in causes.failures)
+            + "</ul>"
+        )
+    return "\n".join(parts)
+
+
+def _refusals_section(results: list[dict], anchors: dict[str, str]) -> str:
+    """Every illegal fixture that ran, passing ones included: the rule its action
+    breaks beside what the implementation said, and its answer to the legal twin."""
+    illegal = [
+        r for r in results if isinstance(r, dict) and r.get("kind") == "illegal" and r.get("status") != Status.SKIP
+    ]
+    if not illegal:
+        return ""
+    rows = []
+    for r in illegal:
+        refusal: dict = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
+        twin: dict = r["twin"] if isinstance(r.get("twin"), dict) else {}
+        twin_text = (
+            f"refused action {twin.get('at')}" if twin.get("status") == "refused" else str(twin.get("status", ""))
+        )
+        fid = str(r.get("id", "?"))
+        place = anchors.get(fid)
+        shown = f'<a href="#{_e(place)}"><code>{_e(fid)}</code></a>' if place else f"<code>{_e(fid)}</code>"
+        status = str(r.get("status", ""))
+        rows.append(
+            f'<tr><td>{shown}</td><td><span class="status {_e(status)}">{_e(status)}</span></td>'
+            f"<td><code>{_e(r.get('breaks') or '')}</code></td>"
+            f"<td>{_e(_refused_at(refusal))}</td>"
+            f"<td><code>{_e(refusal.get('rule') or '')}</code></td><td>{_e(str(refusal.get('message') or '')[:300])}</td>"
+            f"<td>{_e(twin_text)}</td></tr>"
+        )
+    return (
+        "<h2>Refusals of illegal actions</h2>"
+        '<p class="zero">Every illegal fixture that ran, passing ones included: the rule its action breaks, '
+        "what the implementation said, and its answer to the legal twin.</p>"
+        '<table class="refusals"><thead><tr><th>fixture</th><th>outcome</th><th>breaks</th><th>refused</th>'
+        "<th>rule given</th><th>message</th><th>legal twin</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
     )
 
 
@@ -549,19 +651,8 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     )
 
     rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
-    ranking = most_cited(rows)
-    if ranking:
-        out.append("<h2>Most cited by failing fixtures</h2>")
-        out.append(
-            '<table class="rules"><thead><tr><th>rule</th><th class="num">failing fixtures</th>'
-            '<th class="num">as primary rule</th><th>title</th></tr></thead><tbody>'
-            + "".join(
-                f'<tr class="failed"><td><code>{_e(row["rule"])}</code></td><td class="num">{row["failed"]}</td>'
-                f'<td class="num">{row["primary_failed"]}</td><td>{_e(row["title"])}</td></tr>'
-                for row in ranking
-            )
-            + "</tbody></table>"
-        )
+    causes = run_causes([r for r in results if isinstance(r, dict) and "status" in r and "id" in r])
+    out.append(_diagnosis_section(causes, anchors))
     out.append("<h2>Per rule</h2>")
     out.append(
         '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
@@ -598,8 +689,9 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             "(or failed as the expectations file expects).</p>"
         )
     for record, place in zip(failing, failing_anchors):
-        out.append(fixture_section(record, place))
+        out.append(fixture_section(record, place, causes=causes))
 
+    out.append(_refusals_section(results, anchors))
     skipped = [r for r in results if r.get("status") == Status.SKIP]
     out.append("<h2>Skipped</h2>")
     if skipped:
@@ -624,3 +716,7 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     )
     out += ["</main>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def _refused_at(refusal: dict) -> str:
+    return f"action {refusal.get('at')}" if refusal else ""

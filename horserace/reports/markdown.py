@@ -11,8 +11,19 @@ from __future__ import annotations
 import json
 import re
 
+from horserace.corpus.status import Status
+from horserace.quality.diagnosis import Causes
+from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import code_span, for_markdown
-from horserace.reports.summary import PASSING, implementation_name, most_cited, per_rule, rule_title, rule_where, tally
+from horserace.reports.summary import (
+    PASSING,
+    implementation_name,
+    per_rule,
+    refusal_text,
+    rule_title,
+    rule_where,
+    tally,
+)
 from horserace.reports.summary import verdict as run_verdict
 
 __all__ = ["markdown"]
@@ -33,15 +44,8 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     if footer.get("unusable"):
         lines += ["", "The implementation could not be used:", "", *_fenced(str(footer["unusable"]))]
     rows = per_rule(results)
-    ranking = most_cited(rows)
-    if ranking:
-        lines += ["", "## Most cited by failing fixtures", "", "| rule | failing fixtures | as primary rule | title |"]
-        lines.append("|---|---:|---:|---|")
-        for row in ranking:
-            title = for_markdown(row["title"], cell=True)
-            lines.append(
-                f"| [{row['rule']}]({rule_where(row['rule'])}) | {row['failed']} | {row['primary_failed']} | {title} |"
-            )
+    causes = run_causes(results)
+    lines += _diagnosis(results, causes)
     lines += [
         "",
         "## Per rule",
@@ -66,6 +70,17 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
             place = code_span(f"{r['file']}:{r['line']}")
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
             rule = r["rule"]
+            found = fixture_cause(r, causes)
+            if found is not None:
+                cause = found.rule
+                by = f" (deviation {found.deviation})" if found.deviation else ""
+                lines += [
+                    "",
+                    f"Cause [{cause}]({rule_where(cause)}): {for_markdown(rule_title(cause))}{for_markdown(by)}; "
+                    f"{for_markdown(found.basis)}",
+                ]
+            if r.get("kind") == "illegal":
+                lines += ["", for_markdown(refusal_text(r))]
             lines += ["", f"Rule [{rule}]({rule_where(rule)}): {for_markdown(rule_title(rule))}"]
             if r["message"]:
                 lines += ["", *_fenced(r["message"])]
@@ -78,6 +93,65 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
                     lines.append("| " + " | ".join(code_span(c, cell=True) for c in cells) + " |")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _diagnosis(results: list[dict], causes: Causes) -> list[str]:
+    """The causes of the failures, most first, and the failures to answer apart."""
+    out: list[str] = []
+    if causes.lines:
+        out += [
+            "",
+            "## Diagnosis: the causes, most failures first",
+            "",
+            "Each failing fixture is attributed to the rule its first difference concerns, or to the named "
+            "deviation of the reference engine that reproduces its answer (spec/protocol.md, "
+            '"How a failure is diagnosed").',
+            "",
+            "| # | rule | failing fixtures | how | fixtures |",
+            "|---:|---|---:|---|---|",
+        ]
+        for n, line in enumerate(causes.lines, 1):
+            how = [f"deviation `{name}` on {count} ({exactly} exactly)" for name, count, exactly in line.deviations]
+            if line.by_difference:
+                how.append(f"{line.by_difference} by the first difference")
+            title = for_markdown(rule_title(line.rule), cell=True)
+            lines_ids = " ".join(line.fixtures[:20]) + (f" (+{line.count - 20})" if line.count > 20 else "")
+            out.append(
+                f"| {n} | [{line.rule}]({rule_where(line.rule)}) {title} | {line.count} | "
+                f"{for_markdown('; '.join(how), cell=True)} | {lines_ids} |"
+            )
+    if causes.failures:
+        out += ["", "Not counted against any rule:", ""]
+        out += [f"- {for_markdown(failure_text(f.status, len(f.fixtures), f.example))}" for f in causes.failures]
+    illegal = [r for r in results if r.get("kind") == "illegal" and r.get("status") != Status.SKIP]
+    if illegal:
+        out += [
+            "",
+            "## Refusals of illegal actions",
+            "",
+            "Every illegal fixture that ran, passing ones included: the rule its action breaks, what the "
+            "implementation said, and its answer to the legal twin.",
+            "",
+            "| fixture | outcome | breaks | refused | rule given | message | legal twin |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in illegal:
+            refusal: dict = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
+            twin: dict = r["twin"] if isinstance(r.get("twin"), dict) else {}
+            twin_text = (
+                f"refused action {twin.get('at')}" if twin.get("status") == "refused" else str(twin.get("status", ""))
+            )
+            cells = [
+                str(r.get("id")),
+                str(r.get("status")),
+                str(r.get("breaks") or ""),
+                "" if not refusal else f"action {refusal.get('at')}",
+                str(refusal.get("rule") or ""),
+                str(refusal.get("message") or "")[:200],
+                twin_text,
+            ]
+            out.append("| " + " | ".join(for_markdown(c, cell=True) for c in cells) + " |")
+    return out
 
 
 def _value(value: object) -> str:

@@ -24,7 +24,13 @@ from horserace.errors import EnvironmentFailure, InputError
 from horserace.reports._files import discard, readable
 from horserace.reports.summary import tally
 
-__all__ = ["ResultStream", "read_stream", "records"]
+__all__ = ["STREAM_SCHEMA", "ResultStream", "read_stream", "records"]
+
+#: The version of the stream's records and of report.json: 2 added each failure's
+#: ``diagnosis``, the ``refusal`` and ``twin`` of illegal fixtures, ``was`` of an
+#: expected failure, the header's ``selection`` and ``schema``.  A stream without
+#: ``schema`` is of version 1 (suite 0.1.0); ``horserace report`` reads both.
+STREAM_SCHEMA = 2
 
 
 class ResultStream:
@@ -51,6 +57,7 @@ class ResultStream:
         #: Written with the first result (so that the implementation's hello can join it).
         self.header = {
             "record": "header",
+            "schema": STREAM_SCHEMA,
             "suite": __version__,
             "protocol": PROTOCOL_VERSION,
             "started": _now(),

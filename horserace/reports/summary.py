@@ -27,9 +27,11 @@ __all__ = [
     "implementation_name",
     "most_cited",
     "per_rule",
+    "refusal_text",
     "rule_title",
     "rule_where",
     "scope",
+    "selection_words",
     "tally",
     "verdict",
 ]
@@ -111,6 +113,29 @@ def first_difference(record: dict) -> str:
     return text + (f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else "")
 
 
+def refusal_text(record: dict) -> str:
+    """What the implementation said of an illegal fixture's action, beside the rule the
+    action breaks: ``breaks HR-PLACE-3; refused action 0 (no rule given): "must draw";
+    legal twin: refused action 0``."""
+    refusal = record.get("refusal") if isinstance(record.get("refusal"), dict) else None
+    breaks = record.get("breaks") or (record.get("expected") or {}).get("rule") or record.get("rule")
+    if refusal is None:
+        said = "accepted every action" if record.get("status") == Status.NOT_REJECTED else "no refusal"
+    else:
+        at = refusal.get("at")
+        said = f"refused action {at if at is not None else '?'} ({refusal.get('rule') or 'no rule given'})"
+        if refusal.get("message"):
+            said += f": {json.dumps(str(refusal['message'])[:300], ensure_ascii=False)}"
+    twin = record.get("twin") if isinstance(record.get("twin"), dict) else None
+    if twin is not None:
+        if twin.get("status") == "refused":
+            shown = f"refused action {twin.get('at')}" + (f" ({twin['rule']})" if twin.get("rule") else "")
+        else:
+            shown = str(twin.get("status"))
+        said += f"; legal twin: {shown}"
+    return f"breaks {breaks}; {said}"
+
+
 def implementation_name(header: dict) -> str:
     hello = header.get("implementation") or {}
     if not hello:
@@ -119,8 +144,9 @@ def implementation_name(header: dict) -> str:
 
 
 def scope(header: dict, results: list[dict]) -> str:
-    """What the implementation took part in, for the verdict: the kinds it declared and
-    the readings it follows (those it leaves out are canonical)."""
+    """What the implementation took part in, for the verdict: the kinds it declared, the
+    readings it follows (those it leaves out are canonical) and, where it plays only
+    some, its seatings and targets (ranges compressed: ``targets: 10-200``)."""
     hello = header.get("implementation") or {}
     kinds = ", ".join(hello.get("kinds") or []) or "none"
     try:
@@ -129,8 +155,16 @@ def scope(header: dict, results: list[dict]) -> str:
         readings = hello.get("readings") or {}
         other = [f"{k}={v}" for k, v in sorted(readings.items()) if v != CANONICAL_READINGS.get(k, v)]
         return f"kinds: {kinds}; readings: {', '.join(other) if other else 'canonical'}"
-    targets = "" if declared.targets is None else f"; targets: {', '.join(str(t) for t in declared.targets)}"
-    return f"kinds: {kinds}; readings: {declared.describe()}{targets}"
+    return declared.describe_scope()
+
+
+def selection_words(header: dict) -> str:
+    """``" selected of 189"`` when the run's fixtures were selected from a larger corpus
+    (``--select``, ``--deselect``), else ``""``."""
+    chosen = header.get("selection")
+    if not isinstance(chosen, dict) or not isinstance(chosen.get("of"), int):
+        return ""
+    return f" selected of {chosen['of']}"
 
 
 @dataclass(frozen=True)
@@ -142,25 +176,49 @@ class Verdict:
     tone: str
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
     """The verdict, never claiming more than what ran: the scope when fixtures were
-    skipped, "nothing ran" when none ran."""
+    skipped, "nothing ran" when none ran, the expected failures it rests on, the
+    selection it was made on, and expected failures that now pass (the expectations
+    file is out of date: strict, as pytest's strict xfail, unless the run was lenient)."""
     if footer.get("unusable"):
         return Verdict("IMPLEMENTATION UNUSABLE", "bad")
     if footer.get("interrupted"):
         return Verdict(f"INTERRUPTED after {len(results)} fixture(s)", "warn")
     total = len(results)
+    selected = selection_words(header)
     skipped = sum(1 for r in results if r["status"] == Status.SKIP)
+    expected = sum(1 for r in results if r["status"] == Status.XFAIL)
+    now_pass = sum(1 for r in results if r["status"] == Status.XPASS)
     ran = total - skipped
+    update = (
+        f"; {_plural(now_pass, 'expected failure')} now pass{'es' if now_pass == 1 else ''}: "
+        "update the expectations (--update-expectations FILE)"
+        if now_pass
+        else ""
+    )
     if footer.get("conformant"):
+        expecting = f" with {_plural(expected, 'expected failure')}" if expected else ""
         if ran == total:
-            return Verdict(f"CONFORMANT on all {total} fixtures", "ok")
-        return Verdict(f"CONFORMANT on {ran} of {total} fixtures ({skipped} skipped; {scope(header, results)})", "ok")
+            where = f"all {total}{selected} fixtures" if total != 1 or not selected else f"the 1 fixture{selected}"
+            return Verdict(f"CONFORMANT{expecting} on {where}{update}", "ok")
+        return Verdict(
+            f"CONFORMANT{expecting} on {ran} of {total}{selected} fixtures ({skipped} skipped; {scope(header, results)}){update}",
+            "ok",
+        )
     if total == 0:
         return Verdict("NOT CONFORMANT: no fixture to run", "bad")
     if ran == 0:
-        return Verdict(f"NOT CONFORMANT: nothing ran ({total} skipped; {scope(header, results)})", "bad")
-    failed = sum(1 for r in results if r["status"] not in PASSING)
+        return Verdict(f"NOT CONFORMANT: nothing ran ({total}{selected} skipped; {scope(header, results)})", "bad")
+    failed = sum(1 for r in results if r["status"] not in PASSING and r["status"] != Status.XPASS)
     if not failed and skipped and footer.get("require_all"):
-        return Verdict(f"NOT CONFORMANT: {skipped} of {total} fixtures skipped (--require-all)", "bad")
-    return Verdict(f"NOT CONFORMANT: {failed} of {ran} fixtures run failed", "bad")
+        return Verdict(f"NOT CONFORMANT: {skipped} of {total}{selected} fixtures skipped (--require-all)", "bad")
+    if not failed and now_pass:
+        return Verdict(f"NOT CONFORMANT: {update[2:]}", "bad")
+    expecting = f", {_plural(expected, 'expected failure')} apart" if expected else ""
+    chosen = f" ({total}{selected})" if selected else ""
+    return Verdict(f"NOT CONFORMANT: {failed} of {ran} fixtures run failed{chosen}{expecting}{update}", "bad")

@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
+import json
+
 from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
+from horserace.reports.causes import CAUSES_SHOWN, cause_text, diagnosis_of, failure_text, run_causes
 from horserace.reports.escape import for_terminal
 from horserace.reports.summary import (
     PASSING,
     difference_text,
     implementation_name,
-    most_cited,
     per_rule,
+    refusal_text,
     rule_title,
     rule_where,
     tally,
     verdict,
 )
 
-__all__ = ["SHIELDS_NOTE", "badge_lines", "run_line", "terminal"]
+__all__ = ["SHIELDS_NOTE", "badge_lines", "causes_lines", "run_line", "terminal"]
 
 #: How to embed the endpoint file through shields.io: said once, after the badges.
 SHIELDS_NOTE = (
     f"shields.io: publish badge.json at a URL and embed ![Horse Race]({SHIELDS_ENDPOINT}URL) (the URL percent-encoded)"
 )
+
+
+def causes_lines(results: list[dict], limit: int = CAUSES_SHOWN) -> list[str]:
+    """The diagnosis in lines: the causes, most failures first (at most ``limit``, then
+    how many more), and the implementation's failures to answer apart."""
+    causes = run_causes(results)
+    if not causes.lines and not causes.failures:
+        return []
+    failing = causes.explained + len(causes.undiagnosed)
+    lines = (
+        [f"causes of the {failing} failing fixture{'s' if failing != 1 else ''}, most first:"] if causes.lines else []
+    )
+    for n, line in enumerate(causes.lines[:limit], 1):
+        lines.append(for_terminal(f"  {n}. {cause_text(line, rule_title(line.rule))}", one_line=True))
+        if line.example:
+            lines.append(for_terminal(f"     e.g. {line.fixtures[0]}: {_short(line.example, 150)}", one_line=True))
+    if len(causes.lines) > limit:
+        rest = causes.lines[limit:]
+        lines.append(f"  ... and {len(rest)} more causes ({sum(c.count for c in rest)} fixtures), in the reports")
+    for failure in causes.failures:
+        lines.append(
+            for_terminal(f"  {failure_text(failure.status, len(failure.fixtures), failure.example)}", one_line=True)
+        )
+    return lines
 
 
 def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
@@ -30,12 +57,18 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
     if footer.get("unusable"):
         lines.append(f"implementation unusable: {for_terminal(str(footer['unusable']), one_line=True)}")
         return "\n".join(lines)
+    diagnosis = causes_lines(results)
+    if diagnosis:
+        lines += [*diagnosis, ""]
+    failing = [r for r in results if r["status"] not in PASSING]
     shown = 0
-    for r in results:
-        if r["status"] in PASSING:
-            continue
+    for r in failing:
         if shown == verbose_limit:
-            lines.append("  ... (see the reports for the rest)")
+            left = len(failing) - shown
+            lines.append(
+                f"  ... and {left} more failing fixture{'s' if left != 1 else ''} (every one in report.md, "
+                "report.html and report.json)"
+            )
             break
         shown += 1
         lines.append(
@@ -47,24 +80,31 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
         differences = r.get("differences", [])
         for d in differences[:5]:
             lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
+            if d.get("fields") and isinstance(d.get("expected"), dict) and isinstance(d.get("actual"), dict):
+                lines.append(
+                    for_terminal(f"      expected {json.dumps(d['expected'], ensure_ascii=False)}", one_line=True)
+                )
+                lines.append(
+                    for_terminal(f"      got      {json.dumps(d['actual'], ensure_ascii=False)}", one_line=True)
+                )
         if len(differences) > 5:
             lines.append(
                 f"    ... and {len(differences) - 5} more differences (every one in report.json and report.html)"
             )
+        found = diagnosis_of(r)
+        if found is not None and found.cause is not None:
+            by = f" (matches deviation {', '.join(found.exact)})" if found.exact else ""
+            lines.append(
+                for_terminal(f"    cause {found.cause.rule}: {rule_title(found.cause.rule)}{by}", one_line=True)
+            )
+        if r.get("kind") == "illegal" and isinstance(r.get("refusal"), dict):
+            lines.append(for_terminal(f"    {refusal_text(r)}", one_line=True))
         lines.append(
             for_terminal(f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'])})", one_line=True)
         )
         if r.get("why"):
             lines.append(for_terminal(f"    why: {_short(' '.join(r['why'].split()), 100)}", one_line=True))
     rows = per_rule(results)
-    ranking = most_cited(rows)
-    if ranking:
-        lines.append("")
-        lines.append("most cited by failing fixtures:")
-        for row in ranking:
-            lines.append(
-                f"  {row['rule']:<12} {row['failed']:>3} failing ({row['primary_failed']} as primary rule)  {row['title']}"
-            )
     if results:
         lines.append("")
         lines.append(

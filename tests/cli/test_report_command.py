@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from horserace._version import PROTOCOL_VERSION
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.stream import ResultStream
@@ -75,7 +76,7 @@ def test_several_streams_make_one_folder_each_and_the_comparison_page(tmp_path, 
     assert 'href="my_engine_-2.3.1/report.html"' in page and 'id="trend"' in page
     assert main(["report", str(one), str(two), "--out", str(out)]) == ExitCode.OK
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "horserace 0.1.0 conformance, protocol 1.1: 2 implementations"
+    assert lines[0] == f"horserace 0.1.0 conformance, protocol {PROTOCOL_VERSION}: 2 implementations"
     assert lines[1].startswith("  my<engine> 2.3.1 (Rust & C): NOT CONFORMANT: 2 of 3 fixtures run failed (")
     assert lines[2].startswith("  my<engine> 2.4.0 (Rust & C): CONFORMANT on all 1 fixtures (")
     assert lines[3] == f"comparison of the 2 implementations: {out / 'index.html'}"

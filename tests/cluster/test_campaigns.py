@@ -130,18 +130,18 @@ def test_a_worker_killed_mid_campaign_loses_no_seed_and_counts_none_twice(client
         timeout=WAIT,
     )
     assert killed, "no worker was busy when the first shard came back"
-    assert sorted(f.seed for f in result.findings) == sorted(expected)
-    # Each shard once: whole, or up to its finding.
-    want = []
-    for first, count in shards_of(0, len(seeds), 20):
-        found = [s for s in expected if first <= s < first + count]
-        want.append((first, min(found) if found else first + count - 1))
-    assert sorted(result.ranges) == want
+    # Every finding once, in one cause: each shard shrinks the first of it it meets, and
+    # counts the others.
+    (cause,) = result.causes
+    seen = [f.seed for f in cause.findings] + [s.seed for s in cause.others]
+    assert sorted(seen) == sorted(expected) and cause.count == len(expected)
+    # Each shard once, whole (the campaign keeps going).
+    assert sorted(result.ranges) == [(first, first + count - 1) for first, count in shards_of(0, len(seeds), 20)]
     covered = _covered(result.ranges)
-    assert covered == sorted(set(covered))  # no seed twice
+    assert covered == sorted(set(covered)) == list(seeds)  # every seed once
     assert result.tried.kinds["hand"] == result.tried.hands == len(covered)
     assert sum(s.tasks for s in ran.shares.values()) == ran.tasks == 8
-    assert len(list((tmp_path / "generated").iterdir())) == len(expected)
+    assert len(list((tmp_path / "generated").iterdir())) == len(result.findings) == len(cause.findings)
     client.wait_for_workers(2, timeout=WAIT)  # the nanny restarts the killed worker
 
 

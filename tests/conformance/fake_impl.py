@@ -197,6 +197,11 @@ def main() -> None:
             reply = {"type": "result", "seq": msg["seq"], "observations": {"rejected_at": None}}
         if MODE == "wrong-rule" and msg["kind"] == "illegal" and reply["type"] == "rejected":
             reply["rule"] = "HR-SEAT-3"
+        if MODE == "no-rule" and reply["type"] == "rejected":  # an engine that does not know our rule IDs
+            reply = {"type": "rejected", "seq": msg["seq"], "at": reply["at"], "message": "not allowed"}
+        if MODE == "refuse-last" and msg["kind"] == "illegal":  # refuses the last action, legal or not
+            last = len(msg["input"]["actions"]) - 1
+            reply = {"type": "rejected", "seq": msg["seq"], "at": last, "message": "you must draw first"}
         if MODE == "settle-wrong" and msg["kind"] == "settlement":
             reply["observations"]["credits"] = [c + 1 for c in reply["observations"]["credits"]]
         out((json.dumps(reply) + "\n").encode())

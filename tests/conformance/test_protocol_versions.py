@@ -1,8 +1,10 @@
-"""Protocol 1.1 against 1.0 (spec/protocol.md, "Handshake" and "Changes"): the new fields
-are sent only once both sides have said 1.1; a 1.0 adapter is run as before; a 1.1
-adapter that declares every reading runs every fixture; targets are declared; unknown
-answer fields are ignored from 1.1 on and invalid under 1.0.  Each with an adapter of
-that minor version (``versioned_adapter.py``)."""
+"""Protocols 1.2, 1.1 and 1.0 (spec/protocol.md, "Handshake" and "Changes"): the new fields
+are sent and read only once both sides have said the version that has them; a 1.0
+adapter is run as before; a 1.1 adapter that declares every reading runs every fixture;
+targets are declared; unknown answer fields are ignored from 1.1 on and invalid under
+1.0; from 1.2 a hello declares its seatings and targets as ranges, and a refusal may
+carry what was observed before it.  Each with an adapter of that minor version
+(``versioned_adapter.py``)."""
 
 from __future__ import annotations
 
@@ -127,3 +129,35 @@ def test_serve_answers_a_run_with_malformed_readings_with_an_error(readings, say
     serve(io.BytesIO(json.dumps(run).encode() + b"\n"), out, every_reading=True)
     answer = json.loads(out.getvalue())
     assert answer["type"] == "error" and says in answer["message"]
+
+
+def test_a_1_2_adapter_skips_the_tables_and_targets_it_does_not_play():
+    statuses = _by_status(_run("1.2-table"))
+    skipped = statuses["skip"]
+    by_seating = [o for o in skipped if "plays the" in o.message]
+    by_target = [o for o in skipped if "plays to target" in o.message]
+    assert by_seating and by_target
+    assert all(o.fixture.input["seats"] == 4 for o in by_seating)
+    assert {o.message.split("; ")[1] for o in by_seating} == {"the implementation plays 2-3 players"}
+    assert all(not 50 <= o.fixture.input["target"] <= 70 for o in by_target)
+    assert all(o.message.endswith("the implementation accepts 50-70 (HRI-29)") for o in by_target)
+    ran = [o for o in _run("1.2-table") if o.status is not Status.SKIP]
+    assert ran and all(o.fixture.kind == "layout" or o.fixture.input["seats"] in (2, 3) for o in ran)
+    assert set(statuses) == {"pass", "skip"}
+
+
+def test_a_range_of_targets_in_a_1_1_hello_makes_the_implementation_unusable():
+    with pytest.raises(ImplementationUnusable, match=r"protocol 1\.2 allows"):
+        _run("1.1-range")
+
+
+def test_observations_before_a_refusal_are_compared_from_1_2_and_ignored_under_1_1():
+    refused = [o for o in _run("1.2-refuses") if o.status is Status.REJECTED]
+    assert refused
+    for o in refused:
+        assert o.refused_at == 1 and "observations before it differ" in o.message
+        (first,) = o.differences
+        assert first.at == ("hands", 0, "events", 0) and first.fields == ("count",)
+    one_one = [o for o in _run("1.1-refuses") if o.status is Status.REJECTED]
+    assert len(one_one) == len(refused)
+    assert all(not o.differences and "ignored the answer's unknown fields observations" in o.message for o in one_one)

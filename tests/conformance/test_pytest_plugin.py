@@ -61,7 +61,9 @@ def test_failures_name_the_fixture_rule_and_fields(pytester):
         "-p", "no:cacheprovider", "--horserace-impl", f"{sys.executable} {FAKE} settle-wrong", "-k", "settlement"
     )
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["*P4RYQF (HR-SETTLE-1)*", "*credits[[]0[]]: expected 3, got 4*"])
+    result.stdout.fnmatch_lines(
+        ["*P4RYQF (HR-SETTLE-1)*", "*credits[[]0[]]: expected 3, got 4*", "cause HR-SETTLE-*first difference: credits*"]
+    )
 
 
 def test_an_unusable_implementation_ends_the_session_once_with_exit_3(pytester):

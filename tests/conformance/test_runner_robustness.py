@@ -127,6 +127,30 @@ def test_illegal_fixtures_accepted_are_not_rejected(tmp_path, capsys):
     assert all(r["status"] == "not-rejected" for r in results.values() if r["status"] != "skip")
 
 
+def test_a_refusal_naming_no_rule_passes_by_its_accepted_twin(tmp_path, capsys):
+    code, results, _, _ = conform(tmp_path, "no-rule", "", "--select", "kind:illegal")
+    ran = [r for r in results.values() if r["status"] != "skip"]
+    assert code == ExitCode.OK and ran and all(r["status"] == "pass" for r in ran)
+    for r in ran:
+        assert "it names no rule, and its legal twin was accepted" in r["message"]
+        assert r["refusal"]["rule"] is None and r["refusal"]["message"] == "not allowed"
+        assert r["twin"]["status"] == "accepted" and r["breaks"].startswith("HR-")
+
+
+def test_a_refusal_for_another_reason_is_unconfirmed(tmp_path, capsys):
+    """An engine that refuses the last action whatever it is (it wants a draw first)
+    refuses the twin too: not one illegal fixture passes, and each says why."""
+    code, results, _, _ = conform(tmp_path, "refuse-last", "", "--select", "kind:illegal")
+    ran = [r for r in results.values() if r["status"] != "skip"]
+    assert code == ExitCode.FAILURES and ran and all(r["status"] == "unconfirmed" for r in ran)
+    for r in ran:
+        assert "but its legal twin was refused action" in r["message"] and "you must draw first" in r["message"]
+        assert r["twin"]["status"] == "refused" and r["twin_input"]["actions"]
+        assert r["diagnosis"]["cause"]["basis"].startswith("refused the legal twin's action")
+    said = capsys.readouterr().out
+    assert "UNCONFIRMED" in said and "legal twin: refused action" in said
+
+
 def test_rule_ids_count_only_when_strict(tmp_path, capsys):
     code, _, _, _ = conform(tmp_path, "wrong-rule", "", "--select", "kind:illegal")
     assert code == ExitCode.OK

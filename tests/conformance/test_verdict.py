@@ -97,3 +97,77 @@ def test_a_selection_that_matches_nothing_is_a_usage_error(command, capsys):
     extra = ["--rules", "canonical", "--rules", "canonical"] if command == "diff" else []
     assert main([command, "--select", "rule:HR-NOPE", *extra]) == ExitCode.USAGE
     assert "--select rule:HR-NOPE: no fixture matches" in capsys.readouterr().err
+
+
+def _records(*statuses: str) -> list[dict]:
+    return [{"id": f"F{i}", "status": s, "rule": "HR-SETTLE-1", "kind": "settlement"} for i, s in enumerate(statuses)]
+
+
+def test_expected_failures_are_in_the_verdict_line():
+    judged = verdict({"implementation": HELLO}, _records("pass", "xfail", "xfail"), {"conformant": True})
+    assert judged.text == "CONFORMANT with 2 expected failures on all 3 fixtures"
+    judged = verdict({"implementation": HELLO}, _records("pass", "xfail", "skip"), {"conformant": True})
+    assert judged.text.startswith("CONFORMANT with 1 expected failure on 2 of 3 fixtures (1 skipped;")
+
+
+def test_an_expected_failure_that_now_passes_says_update_the_expectations_never_failed():
+    strict = verdict({"implementation": HELLO}, _records("pass", "xpass", "xpass"), {"conformant": False})
+    assert strict.text == (
+        "NOT CONFORMANT: 2 expected failures now pass: update the expectations (--update-expectations FILE)"
+    )
+    assert "failed" not in strict.text
+    lenient = verdict(
+        {"implementation": HELLO}, _records("pass", "xpass"), {"conformant": True, "lenient_expectations": True}
+    )
+    assert lenient.text == (
+        "CONFORMANT on all 2 fixtures; 1 expected failure now passes: update the expectations "
+        "(--update-expectations FILE)"
+    )
+    mixed = verdict({"implementation": HELLO}, _records("fail", "xpass", "xfail"), {"conformant": False})
+    assert mixed.text == (
+        "NOT CONFORMANT: 1 of 3 fixtures run failed, 1 expected failure apart; 1 expected failure now passes: "
+        "update the expectations (--update-expectations FILE)"
+    )
+
+
+def test_a_selection_says_so_in_the_verdict():
+    header = {"implementation": HELLO, "selection": {"selected": 1, "of": 189}}
+    assert verdict(header, _records("pass"), {"conformant": True}).text == "CONFORMANT on the 1 fixture selected of 189"
+    judged = verdict(header | {"selection": {"selected": 3, "of": 189}}, _records("pass", "fail", "skip"), {})
+    assert judged.text == "NOT CONFORMANT: 1 of 2 fixtures run failed (3 selected of 189)"
+
+
+@pytest.mark.slow
+def test_update_expectations_prunes_what_now_passes_and_keeps_the_rest(tmp_path, capsys):
+    settlements = [fx.id for fx in _corpus() if fx.kind == "settlement"]
+    expectations = tmp_path / "expected.yaml"
+    listed = dict.fromkeys(settlements[:3], "credits off by one")
+    expectations.write_text(
+        "expected_failures:\n" + "".join(f"  {fid}: {reason}\n" for fid, reason in listed.items()), encoding="utf-8"
+    )
+    # A fixed implementation: every listed fixture now passes.  Strict by default.
+    code, footer, text = _conform(tmp_path, "good", "--select", "kind:settlement", "--expectations", str(expectations))
+    assert code == ExitCode.FAILURES and not footer["conformant"]
+    assert text.startswith("NOT CONFORMANT: 3 expected failures now pass: update the expectations")
+    capsys.readouterr()
+    code, footer, text = _conform(
+        tmp_path, "good", "--select", "kind:settlement", "--update-expectations", str(expectations)
+    )
+    assert code == ExitCode.OK and footer["conformant"] and footer["lenient_expectations"]
+    assert f"expectations {expectations}: removed 3 that now pass" in capsys.readouterr().out
+    from horserace.conformance.expectations import read_expectations
+
+    assert read_expectations(expectations) == {}
+    code, footer, text = _conform(tmp_path, "good", "--select", "kind:settlement", "--expectations", str(expectations))
+    assert code == ExitCode.OK and text.startswith("CONFORMANT on all")
+
+
+@pytest.mark.slow
+def test_the_stream_header_and_the_badge_record_a_selection(tmp_path):
+    one = _corpus()[0].id
+    code, footer, text = _conform(tmp_path, "good", "--select", one)
+    assert code == ExitCode.OK and text == f"CONFORMANT on the 1 fixture selected of {len(_corpus())}"
+    header, _, _ = read_stream(tmp_path / "report" / "results.jsonl")
+    assert header["selection"] == {"selected": 1, "of": len(_corpus()), "select": [one], "deselect": None}
+    badge = json.loads((tmp_path / "report" / "badge.json").read_text())
+    assert badge["message"] == f"1/1, 1 selected of {len(_corpus())}" and badge["color"] == "yellow"

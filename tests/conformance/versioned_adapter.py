@@ -12,6 +12,11 @@ carries (an ``error`` answer if a run carries none).
 MODE ``1.1-targets``: as ``1.1``, accepting target 61 only.
 MODE ``1.1-extra`` / ``1.0-extra``: as ``1.1`` / ``1.0``, with a field no answer has.
 MODE ``1.0-lists``: says 1.0 but declares lists of readings (a 1.1 field).
+MODE ``1.2-table``: a 1.2 adapter that plays 2 and 3 players only, to targets 50 to 70.
+MODE ``1.1-range``: says 1.1 but declares a range of targets (a 1.2 field).
+MODE ``1.2-refuses`` / ``1.1-refuses``: refuses the second placement of every play
+fixture whose trace starts with a placement, sending with the refusal the first event
+observed, its count one too many (1.2: the observations before a refusal).
 
 The observations are the reference engine's.
 """
@@ -26,6 +31,8 @@ from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 
 MODE = sys.argv[1]
 VERSION = MODE[:3]
+#: The version a 1.2 adapter speaks to this runner: the lower of the two (spec/protocol.md).
+SPOKEN = VERSION
 #: The fields of each request in protocol 1.0 (spec/schema/protocol at 1.0: closed).
 FIELDS_1_0 = {"hello": {"type", "protocol", "suite"}, "run": {"type", "seq", "kind", "input"}, "stop": {"type"}}
 
@@ -45,6 +52,11 @@ def hello() -> dict:
     }
     if MODE == "1.1-targets":
         out["targets"] = [61]
+    if MODE == "1.2-table":
+        out["seatings"] = ["2-players", "3-players"]
+        out["targets"] = [{"min": 50, "max": 70}]
+    if MODE == "1.1-range":
+        out["targets"] = [{"min": 10}]
     return out
 
 
@@ -64,6 +76,18 @@ def run(msg: dict) -> dict:
     assert reply is not None
     if MODE.endswith("-extra"):
         reply["elapsed_ms"] = 3
+    if MODE.endswith("-refuses") and msg["kind"] == "play" and reply["type"] == "result":
+        first = reply["observations"]["hands"][0]["events"][0]
+        placements = msg["input"]["hands"][0]["placements"]
+        if first["event"] == "place" and len(placements) > 1:
+            seen = {**first, "count": first["count"] + 1}
+            return {
+                "type": "rejected",
+                "seq": msg["seq"],
+                "at": 1,
+                "message": "no continuation here",
+                "observations": {"hands": [{"events": [seen]}]},
+            }
     return reply
 
 

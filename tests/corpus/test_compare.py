@@ -61,10 +61,24 @@ def test_each_differing_event_is_shown_whole_both_versions():
     actual = [{"type": "place", "count": 5}, {"type": "place", "count": 5, "extra": 1}, {"type": "pass"}, {"type": "x"}]
     found = diff({"events": expected}, {"events": actual})
     assert found == [
-        Difference(("events", 1), expected[1], actual[1]),
-        Difference(("events", 2), expected[2], actual[2]),
+        Difference(("events", 1), expected[1], actual[1], fields=("count",)),
+        Difference(("events", 2), expected[2], actual[2], fields=("type",)),
         Difference(("events",), 3, 4, length=True),
     ]
+
+
+def test_an_event_difference_names_the_fields_that_differ():
+    expected = {"event": "place", "seat": 0, "tile": "[1|4]", "count": 10, "credit_raw": 10, "credit": 2}
+    actual = {**expected, "count": 12, "credit_raw": 0, "credit": 0}
+    (found,) = diff({"events": [expected]}, {"events": [actual]})
+    assert found.fields == ("count", "credit_raw", "credit")
+    assert found.text() == (
+        "events[0] (place): count expected 10, got 12; credit_raw expected 10, got 0; credit expected 2, got 0"
+    )
+    assert found.to_record()["fields"] == ["count", "credit_raw", "credit"]
+    # Events of another kind say so first.
+    (other,) = diff({"events": [expected]}, {"events": [{"event": "draw", "seat": 0, "tile": "[3|3]"}]})
+    assert other.fields == ("event",) and other.text().startswith("events[0]: expected a place event, got a draw event")
 
 
 def test_keys_absent_from_expected_are_not_compared():

@@ -177,3 +177,85 @@ def play_undoing(h: Hand, rng: random.Random) -> Hand:
             check_same_state(before, h, "undo back to the deal")
     assert h.undo_depth == 0
     return h
+
+
+# ---------------------------------------------------------------------- every condition of the order of checks
+_KINDS = ("place", "draw", "pass", "end-turn")
+
+
+def act(h: Hand, seat: int, kind: str, tile=None, target=None, port=None) -> None:
+    """Make an action of the fixtures' kinds (``place``, ``draw``, ``pass``, ``end-turn``)."""
+    if kind == "place":
+        h.place(seat, tile, target, port)
+    elif kind == "draw":
+        h.draw(seat)
+    elif kind == "pass":
+        h.pass_turn(seat)
+    else:
+        h.end_turn(seat)
+
+
+def check_violations_agree(h: Hand, seat: int, kind: str, tile=None, target=None, port=None) -> None:
+    """:meth:`Hand.violations` agrees with the action itself: its first rule is the rule
+    the action raises, and it is empty exactly when the action is accepted.  An accepted
+    action is undone (the hand is undoable), so the hand is as it was."""
+    found = h.violations(seat, kind, tile, target, port)
+    what = f"{kind} by seat {seat}" + ("" if kind != "place" else f" of {tile} on {target} {port}")
+    try:
+        act(h, seat, kind, tile, target, port)
+    except IllegalAction as exc:
+        assert found, f"{what} is refused under {exc.rule}, but the evaluator finds nothing broken"
+        assert found[0] == exc.rule, f"{what} is refused under {exc.rule}, but the evaluator names {found}"
+        return
+    assert found == (), f"{what} is accepted, but the evaluator finds {found} broken"
+    h.undo()
+
+
+def _candidates(h: Hand, rng: random.Random) -> list[tuple]:
+    """Actions to judge at this point: every kind, by the seat to act, by any seat, by a
+    seat that does not exist; placements of a tile of the actor's hand or any tile, on a
+    port of a layout tile, with no target, or on a tile that is not there; and a few of
+    the legal placements."""
+    out: list[tuple] = []
+    order = h.layout.order
+    for _ in range(6):
+        seat = rng.choice((h.to_act, h.to_act, rng.randrange(h.seats), h.seats + rng.randrange(3)))
+        kind = rng.choice(_KINDS)
+        if kind != "place":
+            out.append((seat, kind, None, None, None))
+            continue
+        own = h.hand_tiles(seat) if seat < h.seats else []
+        tile = rng.choice(own) if own and rng.random() < 0.7 else rng.randrange(28)
+        where = rng.random()
+        if not order or where < 0.1:
+            target, port = None, None
+        elif where < 0.15:
+            target, port = rng.randrange(28), rng.randrange(6)
+        else:
+            target, port = rng.choice(order), rng.randrange(6)
+        out.append((seat, "place", tile, target, port))
+    moves = h.legal_placements()
+    out += [(h.to_act, "place", *m) for m in rng.sample(moves, min(2, len(moves)))]
+    return out
+
+
+def play_judging_violations(h: Hand, rng: random.Random) -> Hand:
+    """Random play of an undoable hand in which, before every action, random actions of
+    every kind are judged (:func:`check_violations_agree`), and some after its end."""
+    rand = rng.random
+    while not h.over:
+        for candidate in _candidates(h, rng):
+            check_violations_agree(h, *candidate)
+        seat = h.to_act
+        moves = h.legal_placements()
+        if h.may_end_turn() and rand() < 0.3:
+            h.end_turn(seat)
+        elif moves:
+            h.place(seat, *moves[int(rand() * len(moves))])
+        elif h.must_draw():
+            h.draw(seat)
+        else:
+            h.pass_turn(seat)
+    for candidate in _candidates(h, rng):
+        check_violations_agree(h, *candidate)
+    return h

@@ -174,3 +174,27 @@ def test_rows_carry_what_the_filter_reads():
     assert "7swr67" in first["data-text"] and "<script>" in first["data-text"]  # unescaped by the parser
     options = [attrs.get("value") for tag, attrs in tags(html) if tag == "option"]
     assert {"HR-COUNT-1", "layout", "fail", "disagree"} <= set(options)
+
+
+def test_beside_the_reference_engine_only_the_others_disagreements_are_listed():
+    """The reference passes every fixture: a fixture that two other implementations both
+    fail (or both pass) is no disagreement, though the reference passes it."""
+    reference = {**HEADER, "implementation": {**HEADER["implementation"], "name": "horserace-reference"}}
+    other = {**HEADER, "implementation": {**HEADER["implementation"], "name": "other", "version": "9"}}
+    both_fail = {**passing("AAAAAA", "HR-COUNT-1"), "status": "fail"}
+    one_fails = {**passing("CCCCCC", "HR-COUNT-1"), "status": "fail"}
+    runs = [
+        _run(reference, [passing("AAAAAA", "HR-COUNT-1"), passing("CCCCCC", "HR-COUNT-1")]),
+        _run(HEADER, [both_fail, one_fails]),
+        _run(other, [both_fail, passing("CCCCCC", "HR-COUNT-1")]),
+    ]
+    assert [row.id for row in disagreements(runs)] == ["CCCCCC"]
+    # With the reference and one other implementation, the reference counts: every
+    # failure of the other is a disagreement.
+    assert [row.id for row in disagreements(runs[:2])] == ["AAAAAA", "CCCCCC"]
+
+
+def test_each_implementation_shows_its_leading_causes():
+    page = render_comparison(_runs())
+    assert "causes, most failures first" in page
+    assert "<code>HR-COUNT-1</code>" in page.split('class="causes"')[2]

@@ -469,9 +469,9 @@ def test_page_shows_header_counts_rules_and_failures():
     assert sections == ["fx-7SWR67", "fx-53RZXW"]
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout"') == 2
     assert html.count("<details>") >= 4  # input and expected of each failure
-    # The per-rule row of HR-COUNT-1: one passed, one failed; the rule is in the ranking too.
+    # The per-rule row of HR-COUNT-1: one passed, one failed; its failure leads the diagnosis.
     ranking, per_rule = html.split("<h2>Per rule</h2>")
-    assert "<code>HR-COUNT-1</code>" in ranking.split("<h2>Most cited by failing fixtures</h2>")[1]
+    assert "<code>HR-COUNT-1</code>" in ranking.split("<h2>Diagnosis: the causes, most failures first</h2>")[1]
     row = re.search(r"<code>HR-COUNT-1</code></td>(.*?)</tr>", per_rule).group(1)
     assert "The count after every placement" in row
     assert re.findall(r'class="num">(\d+)<', row) == ["1", "1", "0"]

@@ -77,6 +77,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--write-expectations", metavar="FILE", help="write the current failures as an expectations file")
     p.add_argument(
+        "--update-expectations",
+        metavar="FILE",
+        help="run with FILE as the expectations file, then remove from it the fixtures that now pass "
+        "(their reasons kept for the rest); the run does not fail for them",
+    )
+    p.add_argument(
+        "--lenient-expectations",
+        action="store_true",
+        help="an expected failure that now passes is reported but does not fail the run (default: strict, "
+        "as pytest's strict xfail)",
+    )
+    p.add_argument(
         "--report-dir",
         default=REPORT_DIR,
         metavar="DIR",
@@ -99,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
     from horserace.conformance.runner import Options
 
     argvs = [impl_argv(impl) for impl in args.impl or [None]]
+    if args.update_expectations:
+        if args.expectations and args.expectations != args.update_expectations:
+            raise UsageError(
+                "horserace: --update-expectations FILE reads and rewrites FILE: give no other --expectations"
+            )
+        args.expectations = args.update_expectations
     if len(argvs) > 1 and (args.expectations or args.write_expectations):
         option = "--expectations" if args.expectations else "--write-expectations"
         raise UsageError(f"horserace: {option} holds one implementation's known failures: give one --impl with it")
@@ -118,6 +136,11 @@ def run(args: argparse.Namespace) -> int:
     expected = read_expectations(args.expectations) if args.expectations else {}
     unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
     fixtures = selected_fixtures(corpus.fixtures, args)
+    args.selection = (
+        {"selected": len(fixtures), "of": len(corpus.fixtures), "select": args.select, "deselect": args.deselect}
+        if len(fixtures) < len(corpus.fixtures)
+        else None
+    )
     options = Options(
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
@@ -146,7 +169,7 @@ class _Done:
 def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argparse.Namespace, expected: dict) -> int:
     """One implementation: its stream and reports in the report folder itself."""
     from horserace.cli._results import print_run
-    from horserace.conformance.expectations import write_expectations
+    from horserace.conformance.expectations import prune_expectations, write_expectations
     from horserace.reports.runs import STREAM_NAME
 
     out_dir = Path(args.report_dir)
@@ -154,6 +177,12 @@ def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argpa
     if args.write_expectations and done.stopped is None:
         write_expectations(args.write_expectations, done.run.results, expected)
     print_run(done.run, done.written, out_dir, args.format)
+    if args.update_expectations and done.stopped is None:
+        pruned = prune_expectations(args.update_expectations, done.run.results, expected)
+        if args.format != "json":
+            names = ", ".join(pruned[:10]) + (f" and {len(pruned) - 10} more" if len(pruned) > 10 else "")
+            said = f"removed {len(pruned)} that now pass ({names})" if pruned else "nothing to remove: none now passes"
+            print(f"expectations {args.update_expectations}: {said}")
     if done.stopped is not None:
         return _said_stopped(done)
     code: int = done.run.footer.get("exit_code", ExitCode.FAILURES)
@@ -234,10 +263,13 @@ def _conform(
             "strict_rule_ids": args.strict_rule_ids,
             "expectations": args.expectations,
             "require_all": args.require_all,
+            "lenient_expectations": _lenient(args),
         },
         "fixtures": len(fixtures),
         "implementation": None,
     }
+    if args.selection:
+        header["selection"] = args.selection
     bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
     stopped: BaseException | None = None
     started = time.time()
@@ -245,7 +277,7 @@ def _conform(
     try:
         stream = ResultStream(stream_path, header, scratch=Path(args.report_dir) if place else None)
         with stream:
-            _run_into(stream, argv, fixtures, options, bar, [0], args.require_all, place)
+            _run_into(stream, argv, fixtures, options, bar, [0], args.require_all, place, _lenient(args))
     except (KeyboardInterrupt, Stopped) as exc:
         # The stream was finished as interrupted on the way out; the implementations are
         # stopped, and every report is written from what the stream holds.
@@ -268,6 +300,12 @@ def _conform(
         _remove_stale(final.parent, started)
         raise
     return _Done(run, written, stopped)
+
+
+def _lenient(args: argparse.Namespace) -> bool:
+    """Whether an expected failure that now passes leaves the run conformant: asked for,
+    or implied by --update-expectations (which removes them from the file)."""
+    return bool(args.lenient_expectations or args.update_expectations)
 
 
 def _remove_stale(out_dir: Path, started: float, names: Iterable[str] | None = None) -> None:
@@ -294,11 +332,15 @@ def _run_into(
     done: list[int],
     require_all: bool = False,
     place: Callable[[dict[str, Any]], Path] | None = None,
+    lenient: bool = False,
 ) -> None:
     """Run the fixtures, every outcome into ``stream``, and finish it with the verdict;
     ``place`` names the stream's path from the hello."""
     from horserace.conformance.runner import conformant, counts
     from horserace.conformance.runner import run as run_fixtures
+    from horserace.quality.diagnosis import Diagnoser
+
+    diagnoser = Diagnoser()
 
     def on_start(hello: dict[str, Any]) -> None:
         stream.header["implementation"] = hello
@@ -306,7 +348,7 @@ def _run_into(
             stream.path = place(hello)
 
     def on_outcome(outcome: Outcome) -> None:
-        stream.add(outcome.record())
+        stream.add(diagnoser.record_of(outcome))
         done[0] += 1
         if bar:
             width = 30
@@ -325,12 +367,13 @@ def _run_into(
             }
         )
     else:
-        ok = conformant(outcomes, require_all=require_all)
+        ok = conformant(outcomes, require_all=require_all, lenient_xpass=lenient)
         stream.finish(
             {
                 "counts": counts(outcomes),
                 "conformant": ok,
                 "require_all": require_all,
+                "lenient_expectations": lenient,
                 "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
             }
         )

@@ -20,7 +20,7 @@ from horserace.cli._options import (
     write_out,
 )
 from horserace.cli.commands import HELP
-from horserace.cli.exitcodes import ExitCode
+from horserace.cli.exitcodes import ExitCode, exit_code_for
 from horserace.corpus.generate import SCENARIO_KINDS
 from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import UsageError
@@ -56,27 +56,41 @@ target 61. Kinds the implementation does not support are left out, and the outpu
 so, with how many scenarios of each kind, which tables, rulesets and readings were tried.
 
 The first disagreement is shrunk to the smallest scenario of its kind that still
-disagrees (play: fewest hands, then the shortest prefix of placements; illegal: fewest
-actions before the illegal one; layout: fewest steps; perft: smallest depth, earliest
-position; settlement: fewest tiles) and written as a fixture (origin: generated) under
-OUT/generated/ for review: its expected values are the reference engine's. Replay it
-with 'horserace replay OUT'.
+disagrees for the same cause (play: fewest hands, then the shortest prefix of
+placements; illegal: fewest actions before the illegal one; layout: fewest steps, then
+fewest setup placements; perft: smallest depth, earliest position; settlement: fewest
+seats, tiles and pips, scores furthest from the target) and written as a fixture
+(origin: generated) under OUT/generated/ for review: its expected values are the
+reference engine's. Replay it with 'horserace replay OUT'. Its rule is that of its first
+difference, as conform's diagnosis finds it; where a named deviation of the reference
+engine ('horserace mutants --list') reproduces it exactly, the finding says so and is
+filed under that deviation's rule.
+
+With --keep-going every seed runs, and the findings are grouped by cause (the rule, and
+the deviation that reproduces it), each cause with its count and its smallest finding. A
+finding is shrunk once per cause: later findings of a cause already shrunk are counted
+and listed by seed, not shrunk again (--shrink-all shrinks and writes every one).
+
+Ctrl-C (or SIGTERM, SIGHUP) stops the run where it is: the output says which seeds were
+fuzzed, the findings so far (each written), and the --seed and --budget that fuzz the
+rest; exit 130 (143, 129).
 
 With --cluster ADDRESS|local:N the seeds go to a Dask cluster in shards (--shard-seeds),
 one task each, and each worker starts the implementation itself ('horserace' as the
 first word of --impl is the worker's own horserace; any other command must run there as
 given). A finding stops the campaign at the grain of a shard: no shard starts once one
 has come back, the shards running finish theirs, and the output lists exactly the seed
-ranges tried (--keep-going: every shard runs, up to its own first finding). A worker
+ranges tried (--keep-going: every shard runs every seed, as a local run does). A worker
 that dies loses nothing: Dask runs its shard again elsewhere, and the shard counts once.
 
 Exit 0: no disagreement; 1: one was found (one per --jobs shard, or per cluster shard, at
-most).
+most, unless --keep-going).
 
 examples:
   horserace fuzz --impl "python3 my_adapter.py" --budget 10000 --jobs 2
   horserace fuzz --impl "./engine --serve" --kind illegal --strict-rule-ids
   horserace fuzz --impl "./engine --serve" --players 4 --partnership --rules long-match
+  horserace fuzz --impl "./engine --serve" --budget 5000 --keep-going
   horserace fuzz --impl "./engine --serve" --budget 1000000 --cluster tcp://10.0.0.5:8786
 """
 
@@ -131,7 +145,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--keep-going",
         action="store_true",
-        help="with --cluster: a finding does not stop the campaign; every shard runs, up to its own first finding",
+        help="a finding does not stop the run: every seed runs, and the findings are grouped by cause, "
+        "each cause shrunk once",
+    )
+    p.add_argument(
+        "--shrink-all",
+        action="store_true",
+        help="with --keep-going: shrink and write every finding, not one per cause (slower)",
     )
     variant_options(
         p,
@@ -174,12 +194,27 @@ def run(args: argparse.Namespace) -> int:
         if bar:
             bar(f"fuzz: {done[0]:,}/{args.budget:,} seeds")
 
+    if args.shrink_all and not args.keep_going:
+        raise UsageError("--shrink-all goes with --keep-going (without it a run stops at its first finding)")
     if args.cluster is None:
-        if args.shard_seeds is not None or args.keep_going:
-            raise UsageError("--shard-seeds and --keep-going are for a campaign on a cluster: give --cluster too")
-        result = fuzz(argv, args.seed, args.budget, plan=plan, jobs=args.jobs, out_dir=args.out, progress=tick)
+        if args.shard_seeds is not None:
+            raise UsageError("--shard-seeds is for a campaign on a cluster: give --cluster too")
+        with unwound_by_signals():
+            result = fuzz(
+                argv,
+                args.seed,
+                args.budget,
+                plan=plan,
+                jobs=args.jobs,
+                out_dir=args.out,
+                progress=tick,
+                keep_going=args.keep_going,
+                shrink_all=args.shrink_all,
+            )
         clear_progress(bar)
         write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
+        if result.stopped_by is not None:
+            return _said_stopped(result.stopped_by, result.seeds_tried)
         return ExitCode.FAILURES if result.findings else ExitCode.OK
     if args.jobs != 1:
         raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
@@ -198,6 +233,7 @@ def run(args: argparse.Namespace) -> int:
             shard_size=args.shard_seeds,
             out_dir=args.out,
             keep_going=args.keep_going,
+            shrink_all=args.shrink_all,
             progress=tick,
         )
     clear_progress(bar)
@@ -206,3 +242,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_out(fuzz_text(result) + "\n" + ran.text())
     return ExitCode.FAILURES if result.findings else ExitCode.OK
+
+
+def _said_stopped(stopped: BaseException, seeds: int) -> int:
+    """Say on stderr what stopped the run (its summary is on stdout); its exit code."""
+    what = "interrupted" if isinstance(stopped, KeyboardInterrupt) else str(stopped)
+    print(f"horserace: {what}; the summary holds the {seeds:,} seed(s) fuzzed before", file=sys.stderr)
+    return exit_code_for(stopped)
