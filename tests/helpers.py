@@ -103,11 +103,20 @@ def trace(h: Hand) -> list[str]:
     return out
 
 
-def late_position(seed: int, players: int = 2, partnership: bool = False, ruleset: Ruleset = CANONICAL, left: int = 6):
+def late_position(
+    seed: int,
+    players: int = 2,
+    partnership: bool = False,
+    ruleset: Ruleset = CANONICAL,
+    left: int = 6,
+    engine: type[Hand] = Hand,
+):
     """A perft fixture's input (without ``depth``) from a random hand some ``left``
     placements before its end, at the start of a turn: the layout so far, the hands and the
     boneyard left, the scores.  Perft from it reaches the hand's end (a domino, a block, the
-    target), where the settlement and the end-of-hand rules decide the counts."""
+    target), where the settlement and the end-of-hand rules decide the counts.  The hand is
+    played by ``engine`` (the reference engine, or a deviation of it, whose own layouts
+    the reference engine may not be able to build)."""
     import random
 
     from horserace.engine.match import deal
@@ -115,7 +124,7 @@ def late_position(seed: int, players: int = 2, partnership: bool = False, rulese
     def play(stop: int | None) -> tuple[Hand, list[tuple[int, int | None, int | None]], list[int]]:
         rng = random.Random(seed)
         dealt, boneyard = deal(rng, players)
-        h = Hand(dealt, boneyard, seed % players, partnership=partnership, ruleset=ruleset, record=False)
+        h = engine(dealt, boneyard, seed % players, partnership=partnership, ruleset=ruleset, record=False)
         placed: list[tuple[int, int | None, int | None]] = []
         starts: list[int] = []  # placements made when a turn began
         while not h.over and (stop is None or len(placed) < stop):
@@ -139,7 +148,8 @@ def late_position(seed: int, players: int = 2, partnership: bool = False, rulese
         "scores": list(h.scores),
         "target": ruleset.target,
         "hands": [[NAMES[t] for t in h.hand_tiles(s)] for s in range(players)],
-        "boneyard": [NAMES[t] for t in h.boneyard[len(h.boneyard) - h.boneyard_left :]],
+        # The tiles not drawn: those left to draw and those an engine never draws (HR-DEAL-2).
+        "boneyard": [NAMES[t] for t in h.boneyard[len(h.boneyard) - h.boneyard_left - h.undrawable :]],
         "opener": h.to_act,
         "layout": [
             {"tile": NAMES[t]}

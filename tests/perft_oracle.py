@@ -14,17 +14,21 @@ from horserace.engine.ruleset import Ruleset
 
 __all__ = ["perft_by_replay"]
 
-#: A choice at one point of a hand: ``("place", tile, target, port)`` or ``("end-turn",)``.
-_Decision = tuple[Literal["end-turn"]] | tuple[Literal["place"], int, int | None, int | None]
+#: A choice at one point of a hand: ``("place", tile, target, port)``, ``("end-turn",)`` or,
+#: under a house rule that lets a player draw while holding a placement, ``("draw",)``.
+_Decision = tuple[Literal["end-turn", "draw"]] | tuple[Literal["place"], int, int | None, int | None]
 
 
 def _decisions(hand: Hand) -> list[_Decision]:
     """The distinct choices after forced draws and passes: the legal placements, plus
-    ending the turn where the variant allows it."""
+    drawing where a house rule makes it a choice, plus ending the turn where the variant
+    allows it."""
     hand.play_forced()
     if hand.over:
         return []
     moves: list[_Decision] = [("place", *m) for m in hand.legal_placements()]
+    if hand.may_draw():
+        moves.append(("draw",))
     if hand.may_end_turn():
         moves.append(("end-turn",))
     return moves
@@ -33,12 +37,14 @@ def _decisions(hand: Hand) -> list[_Decision]:
 def _apply(hand: Hand, move: _Decision) -> None:
     if move[0] == "end-turn":
         hand.end_turn(hand.to_act)
+    elif move[0] == "draw":
+        hand.draw(hand.to_act)
     else:
         hand.place(hand.to_act, move[1], move[2], move[3])
 
 
 def _name(move: _Decision) -> str:
-    return "end-turn" if move[0] == "end-turn" else move_name(*move[1:])
+    return move[0] if move[0] in ("end-turn", "draw") else move_name(*move[1:])
 
 
 def perft_by_replay(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> dict[str, Any]:

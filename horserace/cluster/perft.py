@@ -18,7 +18,7 @@ from horserace.cluster.tasks import Done, Ran, run_tasks
 from horserace.corpus.observers import decision_name, perft_position
 from horserace.corpus.positions import Count, Position
 from horserace.engine.hand import Hand
-from horserace.engine.perft import END_TURN, Decision, decisions, perft
+from horserace.engine.perft import Decision, decisions, make_decision, perft
 from horserace.engine.ruleset import Ruleset
 from horserace.quality.mutants import named
 
@@ -42,10 +42,7 @@ def count_below(position: Position, ruleset: Ruleset, mutant: str | None, root: 
     perft at ``depth`` (its leaves ``depth - 1`` moves below it)."""
     hand, moves = root_moves(position, ruleset, mutant)
     move = moves[root]
-    if move == END_TURN:
-        hand.end_turn(hand.to_act)
-    else:
-        hand.make(move)
+    make_decision(hand, move)
     return decision_name(move), 1 if depth == 1 else perft(hand, depth - 1)
 
 

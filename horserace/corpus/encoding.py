@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, MatchEnd, Pass, Place
-from horserace.engine.layout import CREDIT, PORT_NAMES, Layout
+from horserace.engine.layout import PORT_NAMES, Layout
 from horserace.engine.seating import Seating
 from horserace.engine.tiles import NAMES, parse_tile
 from horserace.engine.types import Port, Tile
@@ -106,8 +106,8 @@ def layout_snapshot(layout: Layout) -> dict[str, Any]:
         "attachment_points": points,
         "contributions": contributions,
         "sum": count,
-        "credit_raw": CREDIT[count],
-        "credit": CREDIT[count] // 5,
+        "credit_raw": layout.credit_raw_table[count],  # the layout's credit (HR-CREDIT-1, a seam)
+        "credit": layout.credit_table[count],
     }
 
 

@@ -25,9 +25,9 @@ from horserace.corpus.encoding import event_record, layout_snapshot
 from horserace.corpus.fixture import Fixture
 from horserace.engine.hand import DEAL_SIZE, Hand, Move
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
-from horserace.engine.perft import END_TURN, Decision, Progress, divide
+from horserace.engine.perft import Decision, Progress, divide
 from horserace.engine.ruleset import BranchUse, Ruleset
-from horserace.engine.tiles import MAX_PIPS, NAMES, TILE_COUNT, mask_of, parse_tile, pips_of, tile
+from horserace.engine.tiles import MAX_PIPS, NAMES, TILE_COUNT, mask_of, parse_tile, tile
 from horserace.engine.types import Port, Tile
 from horserace.errors import IllegalAction, RuleError, ScenarioError
 
@@ -356,7 +356,7 @@ def observe_settlement(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand]
         if hands[domino]:
             raise _refused(("input", "ended_by"), f"seat {domino} ended the hand but still holds tiles", "HR-END-1")
     result = engine.settle(
-        [pips_of(mask_of(h)) for h in hands],
+        [engine.pip_count(mask_of(h)) for h in hands],  # the engine's pips (HR-SET-2, a seam)
         partnership=partnership,
         domino_seat=domino,
         scores=scores,
@@ -398,8 +398,11 @@ def observe_illegal(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = 
 
 # ---------------------------------------------------------------------- perft
 def decision_name(move: Decision) -> str:
-    """A perft move in text: :func:`move_name` of a placement, or ``"end-turn"``."""
-    return END_TURN if move == END_TURN else move_name(*move)
+    """A perft move in text: :func:`move_name` of a placement, ``"end-turn"``, or (a house
+    rule's choice to draw, :meth:`~horserace.engine.hand.Hand.may_draw`) ``"draw"``."""
+    if isinstance(move, str):  # END_TURN or DRAW
+        return move
+    return move_name(*move)
 
 
 def perft_position(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = Hand) -> Hand:

@@ -27,10 +27,10 @@ opener are inputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, NamedTuple, cast
+from typing import ClassVar, NamedTuple, Protocol, cast
 
 from horserace.engine.events import Draw, EndTurn, Event, HandEnd, HandEndReason, MatchEnd, Pass, Place
-from horserace.engine.layout import CREDIT, Layout, LayoutSave
+from horserace.engine.layout import Layout, LayoutSave
 from horserace.engine.ruleset import (
     CANONICAL,
     BlockDetection,
@@ -46,7 +46,7 @@ from horserace.engine.tiles import IS_DOUBLE, NAMES, TILE_COUNT, mask_of, pips_o
 from horserace.engine.types import Mask, Port, Seat, Side, Tile
 from horserace.errors import IllegalAction, NothingToUndo, SetupError
 
-__all__ = ["ACTION_KINDS", "DEAL_SIZE", "Hand", "Move", "Violation"]
+__all__ = ["ACTION_KINDS", "DEAL_SIZE", "Hand", "Move", "PipCount", "Violation"]
 
 _new = tuple.__new__
 
@@ -63,6 +63,13 @@ _OPTIONAL = Continuation.OPTIONAL
 
 #: A placement: (tile, target tile, target port); the opening has no target (HR-MOVE-1).
 Move = tuple[Tile, Tile | None, Port | None]
+
+
+class PipCount(Protocol):
+    """The shape of :func:`~horserace.engine.tiles.pips_of`: the seam ``Hand.pip_count``."""
+
+    def __call__(self, hand: Mask, /) -> int: ...
+
 
 #: Tiles dealt to each player by number of players (HR-DEAL-1).
 DEAL_SIZE: dict[int, int] = {2: 7, 3: 6, 4: 5}
@@ -124,12 +131,25 @@ class Hand:
     - :attr:`settle`, the settlement of a hand's end (:func:`~horserace.engine.settlement.settle`);
     - :attr:`target_type`, the type of the target, whose comparisons decide when it is reached;
     - :attr:`drawn_tile_exception` (HR-TURN-3) and :attr:`forced_readings`;
-    - :meth:`earns_continuation` (HR-TURN-1), :meth:`next_opener_after` (HR-OPEN-3) and
-      :meth:`end_by_placement` (HR-MATCH-1).
+    - :meth:`earns_continuation` (HR-TURN-1), :meth:`next_opener_after` (HR-OPEN-3, which
+      may read :attr:`opener`, the seat that acted first) and :meth:`end_by_placement`
+      (HR-MATCH-1);
+    - the draw: :attr:`undrawable` (HR-DEAL-2: tiles left in the boneyard),
+      :attr:`draw_until_playable` (HR-DRAW-2: one draw a turn, then a pass) and
+      :attr:`play_before_drawing` (HR-DRAW-1: a draw may be chosen, :meth:`may_draw`);
+    - :attr:`pip_count` (HR-SET-2), the pips of a hand at its end;
+    - the credit of a count, which is the layout's (``Layout.credit_raw_table`` and
+      ``Layout.credit_table``, HR-CREDIT-1 and HR-CREDIT-2).
 
-    The hot path reads the seams once per hand (``drawn_tile_exception`` once per draw)
-    and tests one flag per placement for an overridden :meth:`earns_continuation`; the
-    cost was measured with ``horserace bench`` (README, "Performance").
+    The hot path reads the seams once per hand (the credit tables, ``undrawable`` and
+    ``draw_until_playable`` into the hand when it is made, from one tuple gathered when
+    the class is made, so a seam is set in the class body or ``type()`` call, not on the
+    class afterwards; ``drawn_tile_exception`` once per draw, ``play_before_drawing``
+    only when a draw is refused, ``pip_count`` once per hand's end) and tests one flag
+    per placement for an overridden :meth:`earns_continuation`; the cost was measured
+    with valgrind and ``horserace bench`` (README, "Performance").  The named deviations of
+    :mod:`horserace.quality.mutants` (misreadings) and :mod:`horserace.quality.house_rules`
+    (the house rules of the Fives family) are all built through these seams.
 
     **Undo.**  With ``undoable=True`` every action (:meth:`place`, :meth:`make`,
     :meth:`draw`, :meth:`pass_turn`, :meth:`end_turn`, and each draw and pass of
@@ -149,10 +169,26 @@ class Hand:
     drawn_tile_exception: ClassVar[bool] = True
     #: Register readings this engine follows whatever the ruleset says, ``{field: reading}``.
     forced_readings: ClassVar[Mapping[str, str]] = {}
+    #: HR-DEAL-2: how many tiles at the end of the boneyard are never drawn (none).
+    undrawable: ClassVar[int] = 0
+    #: HR-DRAW-2: a player draws until a tile plays; if false, one draw a turn, and a
+    #: drawn tile that does not play ends the turn with a pass.
+    draw_until_playable: ClassVar[bool] = True
+    #: HR-DRAW-1: a player who holds a legal placement may not draw; if false, drawing is
+    #: a choice (a move of perft, :meth:`may_draw`) while the boneyard holds tiles.
+    play_before_drawing: ClassVar[bool] = True
+    #: HR-SET-2: the pips of a hand (a bit mask of tiles), as the end of a hand counts them.
+    pip_count: ClassVar[PipCount] = staticmethod(pips_of)
+    #: What a hand reads of the seams when it is made, in one look-up (:func:`_seams_of`):
+    #: the layout's credit tables, ``undrawable`` and ``not draw_until_playable``.  Set
+    #: for every subclass when it is made; a seam changed on a class afterwards is not seen.
+    _class_seams: ClassVar[tuple[tuple[int, ...], tuple[int, ...], int, bool]]
 
     __slots__ = (
         "_boneyard_end",
         "_continuing",
+        "_credit",
+        "_credit_raw",
         "_custom_continuation",
         "_drawn_mask",
         "_drew",
@@ -161,6 +197,7 @@ class Hand:
         "_immediate_block",
         "_last_ended",
         "_next_draw",
+        "_one_draw",
         "_opening_continues",
         "_passes",
         "_pending",
@@ -173,6 +210,7 @@ class Hand:
         "match_over",
         "match_winners",
         "next_opener",
+        "opener",
         "over",
         "partnership",
         "reason",
@@ -229,11 +267,16 @@ class Hand:
         self.partnership = partnership
         self.seats = seats
         self.layout = self.layout_class(branch_use_one=ruleset.branch_use is _BRANCH_USE_ONE)
+        # The seams read once per hand, gathered when the class was made (__init_subclass__).
+        self._credit_raw, self._credit, undrawable, self._one_draw = self._class_seams
         self.hands: list[Mask] = masks
         self.boneyard: list[Tile] = list(boneyard)
-        self._boneyard_end = len(self.boneyard)  # _next_draw when the boneyard is empty
+        end = len(self.boneyard) - undrawable
+        self._boneyard_end = end if end > 0 else 0  # _next_draw when the boneyard is empty (HR-DEAL-2)
         self._next_draw = 0
         self.scores = list(scores)
+        #: The seat that acts first in this hand (the opener of a fresh deal).
+        self.opener: Seat = opener
         self.to_act: Seat = opener
         self._continuing = False  # the player to act is in a continuation (HR-TURN-1)
         self._pending = -1  # playable tile drawn this turn, to be placed (HR-DRAW-3)
@@ -258,6 +301,10 @@ class Hand:
         self._immediate_block = ruleset.block_detection is _IMMEDIATE
         #: The undo history, last action last; ``None`` when the hand is not undoable.
         self._undo: list[_Undo] | None = [] if undoable else None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._class_seams = _seams_of(cls)
 
     @staticmethod
     def _validate_deal(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], fresh_deal: bool) -> None:
@@ -341,6 +388,20 @@ class Hand:
     def may_end_turn(self) -> bool:
         """Variant ``continuation=optional``: a continuation may be given up (HRI-2)."""
         return not self.over and self._continuing and not self._drew and self.ruleset.continuation is _OPTIONAL
+
+    def may_draw(self) -> bool:
+        """Whether drawing is a choice of the player to act, beside their placements: only
+        where ``play_before_drawing`` is false (a house rule; HR-DRAW-1 forbids it), while
+        they hold a legal placement, no drawn tile is pending and the boneyard holds a
+        tile.  A draw made for want of a placement is forced, not a choice
+        (:meth:`play_forced`).  Perft counts a choice to draw as a move."""
+        return (
+            not self.play_before_drawing
+            and not self.over
+            and self._pending < 0
+            and self._next_draw < self._boneyard_end
+            and bool(self.hands[self.to_act] & self.layout.open_mask)
+        )
 
     # ------------------------------------------------------------------ the order of checks, every condition
     def violations(
@@ -431,7 +492,7 @@ class Hand:
         elif kind == "draw":
             if pending >= 0:
                 out.append(Violation("HR-DRAW-2", f"seat {seat} drew the playable {NAMES[pending]} and must place it"))
-            if playable:
+            if playable and self.play_before_drawing:  # the seam the draw itself reads
                 out.append(
                     Violation(
                         "HR-DRAW-1",
@@ -537,13 +598,13 @@ class Hand:
         hand = hands[seat] ^ bit
         hands[seat] = hand
         self._passes = 0
-        credit_raw = CREDIT[count]
+        credit_raw = self._credit_raw[count]
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
         drawn = tile == self._exempt or (self._whole_hand and self._drawn_mask & bit != 0)
         if credit_raw:
             side = seat % 2 if self.partnership else seat
             scores = self.scores
-            score = scores[side] + credit_raw // 5
+            score = scores[side] + self._credit[count]
             scores[side] = score
             match_end = score >= self.target  # HR-MATCH-1: before anything else
             continues = not drawn
@@ -564,7 +625,7 @@ class Hand:
             event = None
             if self.record:
                 # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
-                event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, False, drawn))
+                event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], False, drawn))
                 self.events.append(event)
             if match_end:
                 self.end_by_placement(side)
@@ -574,7 +635,7 @@ class Hand:
                 self._finish(_BLOCKED, None)
             return event
         if self.record:
-            event = _new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn))
+            event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], continues, drawn))
             self.events.append(event)
         else:
             event = None
@@ -606,7 +667,7 @@ class Hand:
                 rule="HR-DRAW-2",
                 seat=seat,
             )
-        if self.hands[seat] & self.layout.open_mask:
+        if self.hands[seat] & self.layout.open_mask and self.play_before_drawing:
             raise IllegalAction(f"seat {seat} holds a legal placement and must play", rule="HR-DRAW-1", seat=seat)
         if self._next_draw >= self._boneyard_end:
             raise IllegalAction("the boneyard is empty", rule="HR-DRAW-4", seat=seat)
@@ -631,7 +692,21 @@ class Hand:
             self._exempt = tile if self.drawn_tile_exception else -1
         elif self._next_draw == self._boneyard_end and self._immediate_block:
             self._check_block()
+        elif self._one_draw:
+            self._pass_after_draw(seat)
         return tile
+
+    def _pass_after_draw(self, seat: Seat) -> None:
+        """``draw_until_playable`` false: the turn's one draw did not play, and the player
+        passes.  With the boneyard now empty it is any pass (HR-PASS-1, counted for a
+        round of passes); otherwise it is not one of a round of passes, since a tile was
+        drawn."""
+        if self._next_draw == self._boneyard_end:
+            self._pass(seat)
+            return
+        if self.record:
+            self.events.append(Pass(seat))
+        self._next_turn(seat, None)
 
     def pass_turn(self, seat: Seat) -> None:
         """Pass: allowed only with no legal placement and an empty boneyard (HR-PASS-1)."""
@@ -758,6 +833,8 @@ class Hand:
         partnership = self.partnership
         seats = self.seats
         target_score = self.target
+        credit_raws = self._credit_raw
+        credits = self._credit
         scores = self.scores  # changed in place until the hand ends; then the loop ends
         while not self.over:
             seat = self.to_act
@@ -778,11 +855,11 @@ class Hand:
             hand = hands[seat] ^ (1 << tile)
             hands[seat] = hand
             self._passes = 0
-            credit_raw = CREDIT[count]
+            credit_raw = credit_raws[count]
             drawn = tile == self._exempt  # HR-TURN-3
             if credit_raw:
                 side = seat % 2 if partnership else seat
-                score = scores[side] + credit_raw // 5
+                score = scores[side] + credits[count]
                 scores[side] = score
                 match_end = score >= target_score  # HR-MATCH-1: before anything else
                 continues = not drawn
@@ -796,7 +873,7 @@ class Hand:
             if match_end or not hand or blocked:  # HR-TURN-2
                 self._last_ended = None
                 if record is not None:
-                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, False, drawn)))
+                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], False, drawn)))
                 if match_end:
                     self.end_by_placement(side)
                 elif not hand:
@@ -805,7 +882,7 @@ class Hand:
                     self._finish(_BLOCKED, None)
                 return
             if record is not None:
-                record(_new(Place, (seat, tile, target, port, count, credit_raw, credit_raw // 5, continues, drawn)))
+                record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], continues, drawn)))
             if continues:  # HR-TURN-1
                 self._last_ended = None
                 self._pending = -1
@@ -931,7 +1008,7 @@ class Hand:
         self._finish(_BLOCKED, None)
 
     def _finish(self, reason: HandEndReason, domino_seat: Seat | None) -> None:
-        pips = tuple(map(pips_of, self.hands))
+        pips = tuple(map(self.pip_count, self.hands))
         result = self.settle(
             pips, partnership=self.partnership, domino_seat=domino_seat, scores=self.scores, target=self.target
         )
@@ -953,7 +1030,7 @@ class Hand:
         earns another placement: it scores (a positive multiple of five) or it is a
         double.  The limits of HR-TURN-2, HR-TURN-3 and HRI-3 apply after it.  The
         reference engine inlines this rule; a subclass that overrides it is called."""
-        return CREDIT[count] > 0 or IS_DOUBLE[tile]
+        return self._credit_raw[count] > 0 or IS_DOUBLE[tile]
 
     def next_opener_after(self, reason: HandEndReason, domino_seat: Seat | None) -> Seat | None:
         """HR-OPEN-3: who opens the next hand of the match: the player who dominoed;
@@ -968,7 +1045,7 @@ class Hand:
         self.next_opener = None
         if self.record:
             sides = len(self.scores)
-            pips = tuple(pips_of(h) for h in self.hands)
+            pips = tuple(map(self.pip_count, self.hands))
             self.events.append(HandEnd(_MATCH, (), pips, (0,) * sides, tuple(self.scores), None))
         self.end_match((side,))
 
@@ -978,3 +1055,14 @@ class Hand:
         self.match_winners = winners
         if self.record:
             self.events.append(MatchEnd(winners, tuple(self.scores)))
+
+
+def _seams_of(cls: type[Hand]) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
+    """The seams a hand of ``cls`` reads when it is made, gathered once per class: one
+    class attribute read per hand in their stead (each read of a class attribute through
+    an instance costs some 150 machine instructions on Python 3.11)."""
+    layout = cls.layout_class
+    return layout.credit_raw_table, layout.credit_table, cls.undrawable, not cls.draw_until_playable
+
+
+Hand._class_seams = _seams_of(Hand)

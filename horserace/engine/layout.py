@@ -25,7 +25,7 @@ only when asked to (``undoable``), and perft walks the tree with it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, MAX_PIPS, NAMES, VALUE_MASK
 from horserace.engine.types import Mask, Port, Tile
@@ -40,6 +40,7 @@ __all__ = [
     "LINEAR_A",
     "LINEAR_B",
     "MASK_OF_VALUES",
+    "POINTS",
     "PORT_HIGH",
     "PORT_LOW",
     "PORT_NAMES",
@@ -84,6 +85,8 @@ _LOW_BIT, _HIGH_BIT = 1 << PORT_LOW, 1 << PORT_HIGH
 #: The count never exceeds 168, the pips of the whole set (no tile counts more than its
 #: pips); 256 entries leave room.
 CREDIT: tuple[int, ...] = tuple(c if c > 0 and c % 5 == 0 else 0 for c in range(256))
+#: ``POINTS[count]``: the same credit in displayed points, ``CREDIT[count] // 5`` (HR-CREDIT-2).
+POINTS: tuple[int, ...] = tuple(c // 5 for c in CREDIT)
 
 
 #: What :meth:`Layout.save` keeps of a layout before one placement, for :meth:`Layout.restore`:
@@ -137,7 +140,17 @@ class Layout:
     """The tiles on the table.  Mutated only by :meth:`place`; everything else reads.
 
     ``branch_use_one`` selects the register variant HRI-10 ``branch_use=one``.
+
+    The credit of a placement, by its count, is a seam of the layout (a house rule that
+    scores otherwise sets both tables; :class:`~horserace.engine.hand.Hand` reads them
+    once per hand, and a layout snapshot reports them): :attr:`credit_raw_table` and
+    :attr:`credit_table`.
     """
+
+    #: HR-CREDIT-1: the raw credit of a placement whose count is the index.
+    credit_raw_table: ClassVar[tuple[int, ...]] = CREDIT
+    #: HR-CREDIT-2: the same credit in displayed points.
+    credit_table: ClassVar[tuple[int, ...]] = POINTS
 
     __slots__ = ("_filled", "_joins", "_one_branch", "_open_values", "_slots", "count", "open_mask", "order")
 

@@ -3,7 +3,9 @@
 
 A *move* is a distinct legal placement ``(tile, target, port)`` (mirror-image ports are
 one move, HR-MOVE-2) or, under the variant ``continuation=optional``, ending a
-continuation (:data:`END_TURN`).  Forced draws and passes are made between moves and are
+continuation (:data:`END_TURN`); under a house rule that lets a player draw while
+holding a placement (``Hand.play_before_drawing`` false), drawing by choice
+(:data:`DRAW`, :meth:`Hand.may_draw`).  Forced draws and passes are made between moves and are
 not moves.  ``perft(position, d)`` is 1 if ``d = 0`` or the hand is over (a hand that ends
 before the depth is one leaf), else the sum of ``perft(after m, d - 1)`` over every move
 ``m``.
@@ -13,7 +15,9 @@ below it and takes it back (:meth:`Hand.undo`), forced draws and passes included
 last ply is counted in bulk (the moves of a position one move short of the depth are
 counted, not made).  The hand must be ``undoable``; it is given back as it was, and its
 events are not recorded during the walk.  Any :class:`Hand` subclass walks the same way
-(a variant, a mutant), through the seams it overrides.
+(a variant, a mutant), through the seams it overrides; a hand whose player may choose to
+draw is walked move by move (:func:`_count_choosing`), the reference engine's walk left
+as it was.
 """
 
 from __future__ import annotations
@@ -24,13 +28,15 @@ from typing import Final, Literal
 from horserace.engine.hand import Hand, Move
 from horserace.errors import NothingToUndo
 
-__all__ = ["END_TURN", "Decision", "Progress", "decisions", "divide", "perft"]
+__all__ = ["DRAW", "END_TURN", "Decision", "Progress", "decisions", "divide", "make_decision", "perft"]
 
 #: The move that gives up a continuation (variant ``continuation=optional``, HRI-2).
 END_TURN: Final = "end-turn"
+#: The move that draws a tile by choice (a house rule of the Fives family: ``Hand.may_draw``).
+DRAW: Final = "draw"
 
-#: A move of perft: a placement, or :data:`END_TURN`.
-Decision = Move | Literal["end-turn"]
+#: A move of perft: a placement, :data:`END_TURN` or :data:`DRAW`.
+Decision = Move | Literal["end-turn", "draw"]
 
 #: Told of the walk's progress: the nodes counted so far and the share of the tree done.
 Progress = Callable[[int, float], None]
@@ -38,16 +44,23 @@ Progress = Callable[[int, float], None]
 
 def decisions(hand: Hand) -> list[Decision]:
     """The moves of the player to act, once forced draws and passes are made: its legal
-    placements, then ending the turn where the variant allows it."""
+    placements, then drawing where a house rule makes it a choice, then ending the turn
+    where the variant allows it."""
     moves: list[Decision] = list(hand.legal_placements())
+    if hand.may_draw():
+        moves.append(DRAW)
     if hand.may_end_turn():
         moves.append(END_TURN)
     return moves
 
 
-def _make(hand: Hand, move: Decision) -> None:
+def make_decision(hand: Hand, move: Decision) -> None:
+    """Make a move of :func:`decisions` on the hand (kept for undo, as every action of an
+    undoable hand is)."""
     if move == END_TURN:
         hand.end_turn(hand.to_act)
+    elif move == DRAW:
+        hand.draw(hand.to_act)
     else:
         hand.make(move)
 
@@ -101,6 +114,31 @@ def _count(hand: Hand, depth: int, each: _Each | None = None) -> int:
     return nodes
 
 
+def _count_choosing(hand: Hand, depth: int, each: _Each | None = None) -> int:
+    """``perft(hand, depth)`` for ``depth >= 1`` move by move, every move of
+    :func:`decisions` made (a choice to draw among them); the hand given back as it was."""
+    forced = hand.play_forced()
+    if hand.over:
+        nodes = 1
+    else:
+        moves = decisions(hand)
+        if depth == 1:
+            nodes = len(moves)
+        else:
+            nodes = 0
+            for done, move in enumerate(moves, 1):
+                make_decision(hand, move)
+                n = _count_choosing(hand, depth - 1)
+                hand.undo()
+                nodes += n
+                if each is not None:
+                    each(n, done, len(moves))
+    while forced:
+        hand.undo()
+        forced -= 1
+    return nodes
+
+
 def _count_after_end_turn(hand: Hand, depth: int) -> int:
     hand.end_turn(hand.to_act)
     n = _count(hand, depth)
@@ -120,18 +158,19 @@ def divide(hand: Hand, depth: int, progress: Progress | None = None) -> list[tup
         return out
     record = hand.record
     hand.record = False
+    count = _count if hand.play_before_drawing else _count_choosing
     forced = hand.play_forced()
     try:
         roots = [] if hand.over else decisions(hand)
         counted = 0
         for i, move in enumerate(roots):
-            _make(hand, move)
+            make_decision(hand, move)
             if depth == 1:
                 n = 1
             elif progress is None:
-                n = _count(hand, depth - 1)
+                n = count(hand, depth - 1)
             else:
-                n = _count(hand, depth - 1, _second_ply(progress, counted, i, len(roots)))
+                n = count(hand, depth - 1, _second_ply(progress, counted, i, len(roots)))
             hand.undo()
             out.append((move, n))
             counted += n

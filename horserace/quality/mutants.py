@@ -1,8 +1,12 @@
-"""Named mutants of the reference engine: each one a realistic misreading of one rule.
+"""Named deviations of the reference engine: the mutants, each a realistic misreading of
+one rule, and the house rules of the Fives family (:mod:`horserace.quality.house_rules`),
+in one registry, :data:`MUTANTS`.
 
 They prove the suite's strength: ``horserace mutants`` runs the corpus against every
-mutant, through the conformance protocol (``horserace serve --mutant NAME``) or in
-process, and a mutant that no fixture kills shows a hole in the corpus.
+deviation, through the conformance protocol (``horserace serve --mutant NAME``) or in
+process, and a deviation that no fixture kills shows a hole in the corpus.  A diagnosis
+iterates over the same registry (each entry's ``family`` says which kind it is,
+:mod:`horserace.quality.deviations`).
 
 A mutant is a :class:`~horserace.engine.hand.Hand` subclass plugged into the engine's
 explicit seams (its layout class, its settlement function, its turn rules), as
@@ -31,38 +35,58 @@ from horserace.engine.events import HandEnd, HandEndReason, Place
 from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, Contribution, Layout
 from horserace.engine.settlement import SettleFunction, Settlement, hand_credit, side_totals
-from horserace.engine.tiles import IS_DOUBLE, LOW, pips_of
+from horserace.engine.tiles import IS_DOUBLE, LOW
 from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
+from horserace.quality.deviations import MISREADING, Deviation
+from horserace.quality.house_rules import HOUSE_RULES
 
-__all__ = ["MUTANTS", "Killer", "Mutant", "Verdict", "judge_in_process", "judge_through_protocol", "mutant", "named"]
+__all__ = [
+    "DEVIATIONS",
+    "MUTANTS",
+    "Killer",
+    "Mutant",
+    "Verdict",
+    "judge_in_process",
+    "judge_through_protocol",
+    "mutant",
+    "named",
+    "of_family",
+]
 
+#: A named deviation (the name the mutants have always had): ``name``, ``rule``,
+#: ``description``, ``engine``, ``family`` and ``source``.
+Mutant = Deviation
 
-@dataclass(frozen=True)
-class Mutant:
-    name: str
-    rule: str  #: the rule it misreads
-    description: str
-    #: The wrong engine: a :class:`Hand` subclass through the seams :class:`Hand` documents.
-    engine: type[Hand]
-
-
+#: The one registry of named deviations: the misreadings below, then the house rules of
+#: :mod:`horserace.quality.house_rules`, by name.
 MUTANTS: dict[str, Mutant] = {}
+#: The same registry, by the name a diagnosis gives it.
+DEVIATIONS = MUTANTS
 
 
-def mutant(name: str, rule: str, description: str) -> Callable[[Callable[[], type[Hand]]], Callable[[], type[Hand]]]:
+def mutant(
+    name: str, rule: str, description: str, source: str = "a misreading of the rule's text"
+) -> Callable[[Callable[[], type[Hand]]], Callable[[], type[Hand]]]:
+    """Register the misreading that ``make()`` builds."""
+
     def register(make: Callable[[], type[Hand]]) -> Callable[[], type[Hand]]:
-        MUTANTS[name] = Mutant(name, rule, description, make())
+        MUTANTS[name] = Mutant(name, rule, description, make(), MISREADING, source)
         return make
 
     return register
 
 
 def named(name: str) -> Mutant:
-    """The mutant called ``name`` (a :class:`~horserace.errors.UsageError` if none is)."""
+    """The deviation called ``name`` (a :class:`~horserace.errors.UsageError` if none is)."""
     try:
         return MUTANTS[name]
     except KeyError:
         raise UsageError(f"no mutant is named {name!r}; see 'horserace mutants --list'") from None
+
+
+def of_family(family: str) -> list[Mutant]:
+    """The registered deviations of one family (``"misreading"`` or ``"house rule"``), in order."""
+    return [m for m in MUTANTS.values() if m.family == family]
 
 
 # ---------------------------------------------------------------------- counting
@@ -98,7 +122,12 @@ def _double_state(layout: Layout, t: int) -> tuple[int, int]:
     return filled, free_linear
 
 
-@mutant("unstarted-branch-counted", "HR-COUNT-3", "each unstarted branch of an interior spinner counts its value")
+@mutant(
+    "unstarted-branch-counted",
+    "HR-COUNT-3",
+    "each unstarted branch of an interior spinner counts its value",
+    "a misreading of the rule's text; also how Sniff is scored where the sniff counts its open sides",
+)
 def _m_unstarted_branch() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
         out = Layout.contributions(layout)
@@ -255,7 +284,13 @@ def _m_remainder_3() -> type[Hand]:
     return _use_settle(_settle_with(credit=lambda pips: (pips + 1) // 5))
 
 
-@mutant("winner-pips-subtracted", "HR-SETTLE-2", "the winner's own pips are subtracted from the opponents'")
+@mutant(
+    "winner-pips-subtracted",
+    "HR-SETTLE-2",
+    "the winner's own pips are subtracted from the opponents'",
+    "a misreading of the rule's text; also Block and Draw dominoes' blocked hand (the lightest hand scores "
+    "the others' pips less its own)",
+)
 def _m_subtract_own() -> type[Hand]:
     return _use_settle(_settle_with(subtract_own=True))
 
@@ -330,7 +365,12 @@ class _Exactly(int):
         return int(other) == int(self)
 
 
-@mutant("exact-target", "HR-MATCH-1", "the match is won only by reaching exactly the target")
+@mutant(
+    "exact-target",
+    "HR-MATCH-1",
+    "the match is won only by reaching exactly the target",
+    "a misreading of the rule's text; Fives-and-Threes pub leagues play to exactly 61 (there an overshoot is not scored)",
+)
 def _m_exact() -> type[Hand]:
     return _turn("ExactTarget", target_type=_Exactly)  # the settlement compares with the same target
 
@@ -338,7 +378,7 @@ def _m_exact() -> type[Hand]:
 @mutant("settled-after-match", "HR-MATCH-1", "a hand ended by a placement reaching the target is settled as well")
 def _m_settled_after_match() -> type[Hand]:
     def end_by_placement(self: Hand, side: int) -> None:
-        pips = tuple(pips_of(h) for h in self.hands)
+        pips = tuple(map(self.pip_count, self.hands))
         totals = side_totals(pips, self.partnership)
         credits = [0] * len(totals)
         credits[side] = hand_credit(sum(totals) - totals[side])
@@ -367,6 +407,12 @@ def _m_domino_opener() -> type[Hand]:
         return domino_seat
 
     return _turn("NextSeatOpensAfterDomino", next_opener_after=next_opener_after)
+
+
+# ---------------------------------------------------------------------- the house rules
+# After the misreadings: one registry, misreadings first (tests/quality/test_deviations.py
+# holds every name to one entry and every entry to its family).
+MUTANTS.update(HOUSE_RULES)
 
 
 # ---------------------------------------------------------------------- judging
@@ -399,6 +445,8 @@ class Verdict:
             "mutant": self.mutant.name,
             "rule": self.mutant.rule,
             "description": self.mutant.description,
+            "family": self.mutant.family,
+            "source": self.mutant.source,
             "killed": self.killed,
             "killers": [{"id": k.id, "rule": k.rule, "status": str(k.status)} for k in self.killers],
         }

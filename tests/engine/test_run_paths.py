@@ -3,8 +3,10 @@ placement written out, for hands under the canonical turn rules, and ``_run_each
 placement through ``Hand._place``, under any rules.  They must play the same games: the
 same seed gives the same events and the same end state through either loop, for every
 seating, every reading of the register the plain loop takes (HRI-5, HRI-10 and the
-target) and every mutant of the engine whose rules it takes; and ``run`` sends a hand
-under any other reading to the general loop."""
+target) and every named deviation of the engine whose rules it takes (the mutants and
+the house rules: their layouts, credit tables, draws, settlements and openers); and
+``run`` sends a hand under any other reading, or under a deviation of the turn rules the
+plain loop does not follow (an overridden continuation), to the general loop."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import pytest
 
 from horserace.engine import SEATINGS, Hand, deal
 from horserace.engine.events import Place
+from horserace.engine.layout import CREDIT, POINTS
 from horserace.engine.playout import play_random_hand
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.quality.mutants import MUTANTS
@@ -91,12 +94,30 @@ def test_plain_loop_plays_the_general_loops_games(seating, ruleset):
     assert first_difference(Hand, seating, ruleset, seed=7) is None
 
 
+def loop_taken(engine: type[Hand], monkeypatch) -> str:
+    """Which loop ``run`` takes for a hand of ``engine``: ``"plain"`` or ``"each"``."""
+    taken = []
+    with monkeypatch.context() as patch:
+        patch.setattr(Hand, "_run_plain", lambda self, choose: taken.append("plain"))
+        patch.setattr(Hand, "_run_each", lambda self, choose, give_up, optional: taken.append("each"))
+        tiles, boneyard = deal(random.Random(1), 2)
+        play_random_hand(engine(tiles, boneyard, 0), random.Random(2))
+    return taken[0]
+
+
 @pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_plain_loop_plays_each_mutants_games(name):
-    """A mutant changes its layout, its settlement or a seam of the turn; whichever loop
-    ``run`` takes for it, it plays the mutant's rules."""
+def test_plain_loop_plays_each_deviations_games(name, monkeypatch):
+    """A deviation changes its layout, its credit, its draws, its settlement or a seam of
+    the turn; whichever loop ``run`` takes for it, it plays the deviation's rules.  A
+    deviation that ``run`` sends to the general loop plays it under both: that it is sent
+    there is the check (comparing the general loop with itself would show nothing)."""
+    engine = MUTANTS[name].engine
+    if loop_taken(engine, monkeypatch) == "each":  # only for a turn rule the plain loop does not write out
+        turn_readings = {"drawn_tile_scope", "opening_continuation", "continuation_without_tile"}
+        assert engine.earns_continuation is not Hand.earns_continuation or turn_readings & set(engine.forced_readings)
+        return
     for seating in SEATINGS:
-        assert first_difference(MUTANTS[name].engine, seating, CANONICAL, seed=11) is None
+        assert first_difference(engine, seating, CANONICAL, seed=11) is None
 
 
 class _ForgetsTheDrawnTile(Hand):
@@ -111,6 +132,23 @@ class _ForgetsTheDrawnTile(Hand):
             return move
 
         Hand._run_plain(self, pick)
+
+
+class _PlainLoopScoresCanonically(MUTANTS["fives-and-threes"].engine):  # type: ignore[misc,valid-type]
+    """The plain loop with the layout's credit tables lost: it scores as Horse Race does
+    while the general loop scores Fives-and-Threes."""
+
+    __slots__ = ()
+
+    def _run_plain(self, choose):
+        self._credit_raw, self._credit = CREDIT, POINTS
+        Hand._run_plain(self, choose)
+
+
+def test_the_comparison_catches_a_plain_loop_that_ignores_a_seam():
+    """Not blind to the seams either: a plain loop that ignores the credit tables of a
+    house rule's layout differs from the general loop."""
+    assert first_difference(_PlainLoopScoresCanonically, SEATINGS[0], CANONICAL, seed=7) is not None
 
 
 def test_the_comparison_catches_a_loop_that_plays_otherwise():

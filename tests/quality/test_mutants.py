@@ -1,6 +1,7 @@
-"""The suite's own strength: every named mutant of the engine (a realistic misreading of
-one rule) is killed by the corpus through the protocol, and by a fixture that cites the
-rule the mutant misreads."""
+"""The suite's own strength: every named deviation of the engine, the mutants (a
+realistic misreading of one rule) and the house rules of the Fives family, is killed by
+the corpus through the protocol and in process, and by a fixture that cites the rule it
+departs from."""
 
 from __future__ import annotations
 
@@ -12,15 +13,16 @@ import pytest
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.engine.ruleset import CANONICAL
-from horserace.quality.mutants import MUTANTS
+from horserace.quality.deviations import HOUSE_RULE, MISREADING
+from horserace.quality.mutants import MUTANTS, of_family
 from horserace.resources.documents import load_rules
 
 pytestmark = pytest.mark.slow
 
 
-def test_at_least_fifteen_mutants_each_naming_a_real_rule():
+def test_at_least_fifteen_mutants_and_fifteen_house_rules_each_naming_a_real_rule():
     rules = load_rules()
-    assert len(MUTANTS) >= 15
+    assert len(of_family(MISREADING)) >= 15 and len(of_family(HOUSE_RULE)) >= 15
     assert all(m.rule in rules for m in MUTANTS.values())
 
 
@@ -29,6 +31,7 @@ def test_every_mutant_is_killed_by_a_fixture_citing_its_rule(capsys, corpus, how
     assert main(["mutants", "--format", "json", *how]) == ExitCode.OK
     report = json.loads(capsys.readouterr().out)
     assert report["survivors"] == []
+    assert [r["mutant"] for r in report["mutants"]] == list(MUTANTS)  # every deviation judged, both families
     fixtures = {fx.id: fx for fx in corpus.fixtures}
     for result in report["mutants"]:
         citing = [k["id"] for k in result["killers"] if result["rule"] in fixtures[k["id"]].rules]
@@ -53,8 +56,9 @@ def test_mutants_live_beside_the_reference_engine(corpus):
     in this process leaves the reference engine as it was, green on the whole corpus."""
     from horserace.corpus.replay import replay_fixture
     from horserace.engine.hand import Hand
-    from horserace.engine.layout import Layout
+    from horserace.engine.layout import CREDIT, POINTS, Layout
     from horserace.engine.settlement import settle
+    from horserace.engine.tiles import pips_of
     from horserace.quality.mutants import judge_in_process
 
     canonical = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
@@ -62,6 +66,8 @@ def test_mutants_live_beside_the_reference_engine(corpus):
         assert issubclass(m.engine, Hand) and m.engine is not Hand
         assert judge_in_process(m, canonical).killed
     assert Hand.layout_class is Layout and Hand.settle is settle and Hand.target_type is int
+    assert Layout.credit_raw_table is CREDIT and Layout.credit_table is POINTS and Hand.pip_count is pips_of
+    assert (Hand.undrawable, Hand.draw_until_playable, Hand.play_before_drawing) == (0, True, True)
     assert all(replay_fixture(fx).status == "pass" for fx in canonical)
 
 

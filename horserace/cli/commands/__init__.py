@@ -27,7 +27,7 @@ HELP: dict[str, str] = {
     "perft": "count the move sequences of a given depth from a position (perft), with --divide per first move",
     "diff": "which outcomes change between two rulesets",
     "fuzz": "differential fuzzing: random scenarios of every kind against an implementation and the reference",
-    "mutants": "run the corpus against every named mutant of the engine; report killed and surviving ones",
+    "mutants": "run the corpus against every named deviation of the engine (mutants and house rules); report killed and surviving ones",
     "export": "write the corpus, rulesets and schemas as plain JSON, with the spec and a version stamp",
     "site": "write the specification as a static site: every rule, fixture and reading cross-linked, every layout drawn",
     "examples": "write the example implementations (Python, JavaScript) into a folder, to start your own from",

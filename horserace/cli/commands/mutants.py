@@ -1,4 +1,5 @@
-"""``horserace mutants``: the corpus against every named mutant of the engine."""
+"""``horserace mutants``: the corpus against every named deviation of the engine, the
+mutants (misreadings) and the house rules of the Fives family."""
 
 from __future__ import annotations
 
@@ -28,12 +29,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
         help=HELP[NAME],
-        description="Each mutant is a realistic misreading of one rule, served by 'horserace serve "
-        "--mutant NAME'. The corpus is strong when every mutant is killed (exit 0); a surviving "
-        "mutant exits 1.",
+        description="Each deviation of the engine is a realistic misreading of one rule (family "
+        "'misreading') or a house rule of the Fives family that published rule sets and real engines "
+        "play (family 'house rule'), served by 'horserace serve --mutant NAME'. The corpus is strong "
+        "when every deviation is killed (exit 0); a surviving one exits 1.",
     )
-    p.add_argument("--list", action="store_true", help="list the mutants and exit")
-    p.add_argument("--only", action="append", metavar="NAME", help="run only this mutant (repeatable)")
+    p.add_argument("--list", action="store_true", help="list the deviations (family and source too) and exit")
+    p.add_argument("--only", action="append", metavar="NAME", help="run only this deviation (repeatable)")
+    p.add_argument(
+        "--family",
+        choices=["misreading", "house rule"],
+        help="run (or list) only the deviations of this family",
+    )
     jobs_option(p, "mutants run at once", default=2)
     p.add_argument(
         "--in-process",
@@ -51,22 +58,24 @@ def run(args: argparse.Namespace) -> int:
     from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
     from horserace.reports.command_text import mutants_text
 
-    if args.list:
-        if args.format == "json":
-            listed = [{"name": m.name, "rule": m.rule, "description": m.description} for m in MUTANTS.values()]
-            write_out(json.dumps({"mutants": listed}, indent=2))
-        else:
-            for m in MUTANTS.values():
-                write_out(f"{m.name:<32} {m.rule:<12} {m.description}")
-        return ExitCode.OK
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown:
         raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}; see 'horserace mutants --list'")
+    names = [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
+    if args.list:
+        listed = [MUTANTS[name] for name in names]
+        if args.format == "json":
+            fields = ("name", "rule", "family", "description", "source")
+            write_out(json.dumps({"mutants": [{f: getattr(m, f) for f in fields} for m in listed]}, indent=2))
+        else:
+            for m in listed:
+                write_out(f"{m.name:<32} {m.rule:<12} {m.family:<11} {m.description}\n{'':<57}source: {m.source}")
+        return ExitCode.OK
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
-    chosen = [MUTANTS[name] for name in (args.only or MUTANTS)]
+    chosen = [MUTANTS[name] for name in names]
     from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
 
     ran = None

@@ -86,7 +86,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "count under this reading of the register, on top of the fixture's own readings "
         "(repeatable), e.g. continuation=optional",
     )
-    p.add_argument("--mutant", metavar="NAME", help="count with a mutant of the engine ('horserace mutants --list')")
+    p.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="count with a named deviation of the engine, a mutant or a house rule ('horserace mutants --list')",
+    )
     cluster_option(p, "with --divide: count below each first move as a task of its own,")
     format_option(p)
 

@@ -26,7 +26,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     variant_options(p, "follow only this reading of the register (repeatable; default: every reading)")
     p.add_argument(
-        "--mutant", metavar="NAME", help="serve a deliberately wrong engine (see 'horserace mutants --list')"
+        "--mutant",
+        metavar="NAME",
+        help="serve a named deviation of the engine, a mutant or a house rule (see 'horserace mutants --list')",
     )
 
 
