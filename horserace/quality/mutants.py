@@ -152,6 +152,14 @@ def _m_interior_double() -> type[Hand]:
     return _use_layout(_recounting(contributions))
 
 
+@mutant("zero-end-not-listed", "HR-COUNT-4", "a counted end of value 0 is left out of the contributions")
+def _m_zero_end() -> type[Hand]:
+    def contributions(layout: Layout) -> list[Contribution]:
+        return [c for c in Layout.contributions(layout) if c.value != 0]
+
+    return _use_layout(_recounting(contributions))
+
+
 @mutant("terminal-double-once", "HR-COUNT-2", "a double with a free linear side counts one half, not both")
 def _m_terminal_once() -> type[Hand]:
     def contributions(layout: Layout) -> list[Contribution]:
@@ -242,6 +250,7 @@ def _settle_with(
     include_partner=False,
     split_ties=False,
     first_only=False,
+    exclude_cowinners=False,
 ):
     def settle(pips_by_seat, *, partnership, domino_seat, scores, target) -> Settlement:
         totals = side_totals(pips_by_seat, partnership)
@@ -258,6 +267,8 @@ def _settle_with(
                 )
             elif include_partner and partnership and domino_seat is not None:
                 value = credit(sum(p for seat, p in enumerate(pips_by_seat) if seat != domino_seat))
+            elif exclude_cowinners:
+                value = credit(sum(totals) - sum(totals[w] for w in winners))
             else:
                 value = credit(sum(totals) - totals[side])
             if subtract_own:
@@ -303,6 +314,15 @@ def _m_partner() -> type[Hand]:
 @mutant("tied-winners-split", "HR-SETTLE-3", "tied winners of a blocked hand split the credit between them")
 def _m_split() -> type[Hand]:
     return _use_settle(_settle_with(split_ties=True))
+
+
+@mutant(
+    "co-winners-excluded",
+    "HR-SETTLE-3",
+    "tied winners of a blocked hand are credited only the pips of the sides that did not tie",
+)
+def _m_cowinners() -> type[Hand]:
+    return _use_settle(_settle_with(exclude_cowinners=True))
 
 
 @mutant("seat-order-tiebreak", "HR-MATCH-2", "of the sides reaching the target together, only the first seat wins")

@@ -30,6 +30,7 @@ from tests.helpers import bundled_corpus
 MISREADINGS = [
     "unstarted-branch-counted",
     "interior-double-counted",
+    "zero-end-not-listed",
     "terminal-double-once",
     "opening-double-per-side",
     "branches-before-linear",
@@ -38,6 +39,7 @@ MISREADINGS = [
     "winner-pips-subtracted",
     "partner-pips-credited",
     "tied-winners-split",
+    "co-winners-excluded",
     "seat-order-tiebreak",
     "drawn-tile-continues",
     "earlier-draw-as-just-drawn",
