@@ -25,7 +25,6 @@ __all__ = [
     "difference_text",
     "first_difference",
     "implementation_name",
-    "most_cited",
     "per_rule",
     "refusal_text",
     "rule_title",
@@ -71,12 +70,6 @@ def per_rule(results: list[dict], rules: Mapping[str, Rule] | None = None) -> li
 
 def _row(rule_id: str, title: str) -> dict[str, Any]:
     return {"rule": rule_id, "title": title, "passed": 0, "failed": 0, "skipped": 0, "primary_failed": 0, "failing": []}
-
-
-def most_cited(rows: list[dict], count: int = 5) -> list[dict]:
-    """The rules cited by the most failing fixtures, most first (spec order among
-    equals): where the cause of many failures most likely is."""
-    return sorted((row for row in rows if row["failed"]), key=lambda row: -row["failed"])[:count]
 
 
 def rule_where(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:

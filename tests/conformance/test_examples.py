@@ -15,8 +15,8 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
+from horserace.reports.causes import run_causes
 from horserace.reports.stream import read_stream
-from horserace.reports.summary import most_cited, per_rule
 
 pytestmark = pytest.mark.slow  # subprocesses and timeouts: seconds, not milliseconds
 
@@ -52,10 +52,12 @@ def test_report_names_exactly_the_deliberate_error(tmp_path, capsys, monkeypatch
     assert code == ExitCode.FAILURES
     assert {r["status"] for r in failing} == {"fail"}, "only wrong answers: no crash, error or timeout"
     assert sorted(r["id"] for r in failing) == documented["failing_fixtures"]
-    # A failing fixture counts against every rule it cites: the deliberate error's rule
-    # heads the "most cited by failing fixtures" ranking.
-    assert most_cited(per_rule(results))[0]["rule"] == documented["most_cited_by_failing_fixtures"]
-    assert documented["most_cited_by_failing_fixtures"] == documented["deliberate_error"]
+    # The diagnosis leads with the deliberate error, as its only cause, named by the
+    # deviation that reproduces every failing fixture exactly.
+    causes = run_causes(results)
+    assert [line.rule for line in causes.lines] == [documented["leading_cause"]["rule"]]
+    assert documented["leading_cause"]["rule"] == documented["deliberate_error"]
+    assert causes.lines[0].deviations == ((documented["leading_cause"]["deviation"], len(failing), len(failing)),)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
