@@ -28,13 +28,21 @@ def format_text(report: dict[str, Any]) -> str:
             )
         )
     lines.append("")
+    without = report.get("without_twin") or []
+    illegal = report["kinds"].get("illegal", 0)
+    if without:
+        names = ' '.join(f"{w['fixture']} ({w['origin']})" for w in without)
+        lines.append(f"illegal fixtures without a legal twin ({len(without)} of {illegal}): {names}")
+    else:
+        lines.append(f"every illegal fixture has its legal twin ({illegal})")
+    lines.append("")
     if report["gaps"]:
         lines.append(f"{len(report['gaps'])} gap(s):")
         for gap in report["gaps"]:
             lines.append(f"  {gap.get('rule') or gap.get('variant')}: {gap['problem']}")
     else:
         lines.append(
-            f"no gaps: every rule has at least {MIN_FIXTURES_PER_RULE} fixtures and every reading is named by "
-            f"at least {MIN_FIXTURES_PER_READING}"
+            f"no gaps: every rule has at least {MIN_FIXTURES_PER_RULE} fixtures, every reading is named by "
+            f"at least {MIN_FIXTURES_PER_READING}, and every illegal fixture of the rule-text corpus has its twin"
         )
     return "\n".join(lines)

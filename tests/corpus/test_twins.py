@@ -426,3 +426,13 @@ def test_every_illegal_fixture_of_the_bundled_corpus_has_a_one_line_twin(corpus)
         assert fx.twin is not None, fx.id
         assert "\n" not in fx.twin["why"].strip(), fx.id
         assert fx.twin_input != fx.input, fx.id
+
+
+def test_coverage_text_says_which_illegal_fixtures_have_no_twin():
+    from horserace.reports.coverage_text import format_text
+
+    base = {"fixtures": 2, "kinds": {"illegal": 2}, "rules": [], "readings": {}, "gaps": []}
+    none = format_text({**base, "without_twin": []})
+    assert "every illegal fixture has its legal twin (2)" in none
+    one = format_text({**base, "without_twin": [{"fixture": "ABCDEF", "origin": "generated", "file": "x", "line": 1}]})
+    assert "illegal fixtures without a legal twin (1 of 2): ABCDEF (generated)" in one
