@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
+from horserace._version import PROTOCOL_VERSION
+from horserace.conformance.scope import SEATING_NAMES, Scope
 from horserace.corpus.status import Status
+from horserace.errors import ImplementationUnusable
 from horserace.reports.escape import for_html, for_markdown, for_xml
 from horserace.reports.runs import Run
 
@@ -82,7 +85,8 @@ class Badge:
 def badge_for(run: Run) -> Badge:
     """The badge of a run: ``passed/total``, with what kept it from green: skipped
     fixtures, expected failures, a selection of the corpus (never green: it is not the
-    whole corpus), expected failures that now pass."""
+    whole corpus), expected failures that now pass; and the tables and targets the
+    implementation plays, where it declares only some."""
     total = len(run.results)
     if run.unusable:
         return Badge(LABEL, "unusable", "red")
@@ -95,13 +99,30 @@ def badge_for(run: Run) -> Badge:
     notes = [f"{total} selected of {selection['of']}"] if isinstance(selection, dict) and "of" in selection else []
     now_pass = sum(1 for r in run.results if r["status"] == Status.XPASS)
     failed = run.failed - (now_pass if run.footer.get("lenient_expectations") else 0)
+    scope = _played(run)
+    played = f"; {scope}" if scope else ""
     if failed:
-        return Badge(LABEL, ", ".join([message, f"{failed} failed", *notes]), "red")
+        return Badge(LABEL, ", ".join([message, f"{failed} failed", *notes]) + played, "red")
     expected = sum(1 for r in run.results if r["status"] == Status.XFAIL)
     notes += [f"{run.skipped} skipped"] if run.skipped else []
     notes += [f"{expected} expected to fail"] if expected else []
     notes += [f"{now_pass} now pass"] if now_pass else []
-    return Badge(LABEL, ", ".join([message, *notes]), "yellow" if notes else "brightgreen")
+    return Badge(LABEL, ", ".join([message, *notes]) + played, "yellow" if notes else "brightgreen")
+
+
+def _played(run: Run) -> str:
+    """The tables and targets the implementation plays, where it declares only some
+    (protocol 1.2): ``2-4 players; targets 10-200``; else ``""``."""
+    try:
+        declared = Scope.from_hello(run.hello, str(run.header.get("protocol") or PROTOCOL_VERSION))
+    except (KeyError, TypeError, ValueError, ImplementationUnusable):
+        return ""
+    parts = []
+    if declared.seatings is not None and set(declared.seatings) != set(SEATING_NAMES):
+        parts.append(declared.seatings_text())
+    if declared.targets is not None:
+        parts.append(f"targets {declared.targets}")
+    return "; ".join(parts)
 
 
 def endpoint_json(badge: Badge) -> str:

@@ -31,7 +31,7 @@ def format_text(report: dict[str, Any]) -> str:
     without = report.get("without_twin") or []
     illegal = report["kinds"].get("illegal", 0)
     if without:
-        names = ' '.join(f"{w['fixture']} ({w['origin']})" for w in without)
+        names = " ".join(f"{w['fixture']} ({w['origin']})" for w in without)
         lines.append(f"illegal fixtures without a legal twin ({len(without)} of {illegal}): {names}")
     else:
         lines.append(f"every illegal fixture has its legal twin ({illegal})")

@@ -102,3 +102,22 @@ def test_the_embedding_snippets_point_at_the_file_and_escape_it():
     html = embed_html(badge, 'a"<b>/badge.svg')
     assert html == '<img src="a%22%3Cb%3E/badge.svg" alt="Horse Race 1/1">'
     ET.fromstring(html.replace(">", "/>", 1))  # one well-formed element
+
+
+def test_the_badge_states_the_tables_and_targets_an_implementation_plays():
+    from horserace.reports.badge import badge_for
+    from horserace.reports.runs import Run
+
+    hello = {
+        "protocol": "1.2",
+        "name": "x",
+        "kinds": ["settlement"],
+        "seatings": ["2-players", "3-players", "4-players"],
+        "targets": [{"min": 10, "max": 200}],
+    }
+    results = [{"id": "A", "status": "pass", "rule": "HR-SETTLE-1", "kind": "settlement"}]
+    run = Run({"protocol": "1.2", "implementation": hello}, results, {"conformant": True})
+    assert badge_for(run).message == "1/1; 2-4 players; targets 10-200"
+    hello_all = {**hello, "seatings": ["2-players", "3-players", "4-players", "partnership"]}
+    hello_all.pop("targets")
+    assert badge_for(Run({"protocol": "1.2", "implementation": hello_all}, results, {})).message == "1/1"
