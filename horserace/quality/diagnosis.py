@@ -23,6 +23,7 @@ a stream written before diagnoses were (suite 0.1.0) exactly as ``conform`` woul
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,13 +146,23 @@ class Diagnoser:
 
     def __init__(self, deviations: Iterable[Mutant] | None = None) -> None:
         self.deviations: tuple[Mutant, ...] = tuple(MUTANTS.values() if deviations is None else deviations)
-        self._answers: dict[tuple[str, str, bool], _Answer | None] = {}
+        #: What each deviation answers each input: the same whatever the implementation,
+        #: so kept for every run this diagnoser diagnoses (and the diagnosers it makes).
+        self._answers: dict[tuple[str, str, str], _Answer | None] = {}
+
+    def without(self, name: str) -> Diagnoser:
+        """This library less one deviation, sharing what has been replayed."""
+        other = Diagnoser([d for d in self.deviations if d.name != name])
+        other._answers = self._answers
+        return other
 
     def _answer(self, deviation: Mutant, fx: Fixture, twin: dict[str, Any] | None = None) -> _Answer | None:
-        key = (deviation.name, f"{fx.file}:{fx.line}:{fx.id}", twin is not None)
+        inp = fx.input if twin is None else twin
+        # By what is replayed, not by the fixture's name: a shrunk finding and a stream of
+        # an edited corpus keep an ID with another input.
+        key = (deviation.name, fx.kind, json.dumps([inp, fx.variants], sort_keys=True, default=str))
         if key in self._answers:
             return self._answers[key]
-        inp = fx.input if twin is None else twin
         answer: _Answer | None
         try:
             observations = observe(fx.kind, inp, fx.variants, engine=deviation.engine)

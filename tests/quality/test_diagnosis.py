@@ -48,6 +48,10 @@ def _outcome(engine: type[Hand], fx: Fixture) -> Outcome:
     return outcome
 
 
+#: One library for the module: what each deviation answers each fixture is replayed once.
+LIBRARY = Diagnoser()
+
+
 @functools.cache
 def _records(name: str) -> tuple[dict[str, Any], ...]:
     engine = MUTANTS[name].engine
@@ -68,7 +72,7 @@ def _diagnosed(name: str, library: Diagnoser) -> dict[str, Diagnosis | None]:
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_each_mutant_leads_its_own_diagnosis_under_its_rule(name):
     mutant = MUTANTS[name]
-    diagnoses = _diagnosed(name, Diagnoser())
+    diagnoses = _diagnosed(name, LIBRARY)
     assert diagnoses, f"{name} fails no fixture"
     causes = rank(diagnoses)
     lead = causes.lines[0]
@@ -81,19 +85,20 @@ def test_each_mutant_leads_its_own_diagnosis_under_its_rule(name):
 @pytest.mark.slow
 def test_without_itself_in_the_library_most_mutants_still_lead_with_their_rule():
     """Leave one out: the mutant is an unknown bug; its failures are attributed by their
-    first differences and by the other deviations.  Measured: 15 of the 20.  The five
-    missed each read as a neighbouring rule, whose broader mutant reproduces their
-    failures too: a continuation denied only to the opening tile (HR-OPEN-2) or only
-    to a tile drawn earlier (HR-TURN-3) as HR-TURN-1's no-continuation, a zero count
-    that continues (HR-CREDIT-1) as HR-TURN-1, an exact target (HR-MATCH-1) and a seat
-    order among simultaneous winners (HR-MATCH-2) as each other."""
+    first differences and by the other deviations (the house rules among them).  Run
+    over the 22 misreadings, each then the bug of an implementation that no named
+    deviation describes.  Measured: 18 lead with their rule.  The four others each read
+    as a neighbouring rule whose broader deviation reproduces their failures too: a
+    continuation denied only to the opening tile (HR-OPEN-2) or only to a tile drawn
+    earlier (HR-TURN-3), and a zero count that continues (HR-CREDIT-1), as HR-TURN-1; an
+    exact target (HR-MATCH-1) as HR-MATCH-2."""
     led = []
-    for name, mutant in MUTANTS.items():
-        others = Diagnoser([m for m in MUTANTS.values() if m.name != name])
+    for name, mutant in ((n, m) for n, m in MUTANTS.items() if m.family == "misreading"):
+        others = LIBRARY.without(name)
         causes = rank(_diagnosed(name, others), deviation_rules={m.name: m.rule for m in MUTANTS.values()})
         if causes.lines and causes.lines[0].rule == mutant.rule:
             led.append(name)
-    assert len(led) >= 15, sorted(set(MUTANTS) - set(led))
+    assert len(led) >= 18, sorted({n for n, m in MUTANTS.items() if m.family == "misreading"} - set(led))
 
 
 def test_the_greedy_cover_takes_the_deviation_that_explains_most_and_keeps_firm_causes():
