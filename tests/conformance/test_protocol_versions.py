@@ -162,3 +162,22 @@ def test_observations_before_a_refusal_are_compared_from_1_2_and_ignored_under_1
     one_one = [o for o in _run("1.1-refuses") if o.status is Status.REJECTED]
     assert len(one_one) == len(refused)
     assert all(not o.differences and "ignored the answer's unknown fields observations" in o.message for o in one_one)
+
+
+def test_a_1_1_hello_may_list_its_targets_one_by_one_and_the_scope_compresses_them():
+    from horserace.conformance.protocol import problems
+
+    hello = {
+        "type": "hello",
+        "protocol": "1.1",
+        "name": "x",
+        "version": "1",
+        "language": "py",
+        "kinds": ["settlement"],
+        "targets": list(range(10, 201)),
+    }
+    assert problems("hello-response", hello) == []
+    scope = Scope.from_hello(hello, "1.2")
+    assert str(scope.targets) == "10-200" and 61 in scope.targets and 201 not in scope.targets
+    assert "targets: 10-200" in scope.describe_scope()
+    assert problems("hello-response", {**hello, "targets": list(range(1, 1002))})  # bounded
