@@ -30,7 +30,7 @@ from typing import Any
 
 from horserace.corpus.compare import MISSING, Difference, PathStep, diff, format_path
 from horserace.corpus.fixture import Fixture
-from horserace.corpus.observers import new_position, with_target
+from horserace.corpus.observers import act, new_position, with_target
 from horserace.engine.events import Draw, Place
 from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, PORT_NAMES, Layout, parse_port
@@ -317,20 +317,7 @@ def _play_entry(hand: Hand, entry: Mapping[str, Any]) -> None:
 
 
 def _act(hand: Hand, action: Mapping[str, Any]) -> None:
-    kind, seat = action.get("action"), action["seat"]
-    if kind == "place":
-        tile = _tile(action["tile"])
-        target = _tile(action["target"]) if "target" in action else None
-        port = parse_port(action["port"]) if "port" in action else None
-        if tile is None:
-            raise ValueError("not a tile")
-        hand.place(seat, tile, target, port)
-    elif kind == "draw":
-        hand.draw(seat)
-    elif kind == "pass":
-        hand.pass_turn(seat)
-    else:
-        hand.end_turn(seat)
+    act(hand, action)
 
 
 # ---------------------------------------------------------------------- a placement in context

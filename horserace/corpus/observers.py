@@ -35,6 +35,7 @@ from horserace.errors import IllegalAction, RuleError, ScenarioError
 __all__ = [
     "OBSERVERS",
     "Where",
+    "act",
     "check_scenario",
     "decision_name",
     "move_name",
@@ -378,22 +379,29 @@ def observe_illegal(inp: dict[str, Any], ruleset: Ruleset, engine: type[Hand] = 
         inp, ("input",), partnership=partnership, seats=seats, scores=scores, ruleset=ruleset, engine=engine
     )
     for i, action in enumerate(inp["actions"]):
-        seat, kind = action["seat"], action["action"]
         try:
-            if kind == "place":
-                if "tile" not in action:
-                    raise _refused(("input", "actions", i), "a place action names its tile")
-                tile, target, port = _placement(action, ("input", "actions", i))
-                hand.place(seat, tile, target, port)
-            elif kind == "draw":
-                hand.draw(seat)
-            elif kind == "pass":
-                hand.pass_turn(seat)
-            else:
-                hand.end_turn(seat)
+            act(hand, action, ("input", "actions", i))
         except IllegalAction as exc:
             return {"rejected_at": i, "rule": exc.rule}
     return {"rejected_at": None, "rule": None}
+
+
+def act(hand: Hand, action: Mapping[str, Any], where: Where = ("input", "actions")) -> None:
+    """One action of an ``illegal`` input (``{seat, action, ...}``) made on ``hand``: a
+    placement, a draw, a pass or an end of turn, checked as the hand checks it (an
+    :class:`~horserace.errors.IllegalAction` where it is refused); a malformed one is a
+    :class:`ScenarioError` at ``where``."""
+    seat, kind = action["seat"], action["action"]
+    if kind == "place":
+        if "tile" not in action:
+            raise _refused(where, "a place action names its tile")
+        hand.place(seat, *_placement(dict(action), where))
+    elif kind == "draw":
+        hand.draw(seat)
+    elif kind == "pass":
+        hand.pass_turn(seat)
+    else:
+        hand.end_turn(seat)
 
 
 # ---------------------------------------------------------------------- perft

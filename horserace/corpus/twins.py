@@ -32,7 +32,7 @@ from typing import Any
 
 from horserace.corpus.compare import format_path
 from horserace.corpus.fixture import Fixture, build_twin_input, parse_input_path
-from horserace.corpus.observers import Where, new_position, observe, with_target
+from horserace.corpus.observers import Where, act, new_position, observe, with_target
 from horserace.engine.hand import Hand
 from horserace.engine.layout import parse_port
 from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
@@ -88,19 +88,6 @@ def _arguments(action: dict[str, Any]) -> tuple[int | None, int | None, int | No
         parse_tile(action["target"]) if "target" in action else None,
         parse_port(action["port"]) if "port" in action else None,
     )
-
-
-def _act(hand: Hand, action: dict[str, Any]) -> None:
-    seat, kind = action["seat"], action["action"]
-    if kind == "place":
-        _, target, port = _arguments(action)
-        hand.place(seat, parse_tile(action["tile"]), target, port)
-    elif kind == "draw":
-        hand.draw(seat)
-    elif kind == "pass":
-        hand.pass_turn(seat)
-    else:
-        hand.end_turn(seat)
 
 
 # ---------------------------------------------------------------------- the twin
@@ -215,7 +202,7 @@ def check_twin(fx: Fixture) -> None:
         message = ""
         for i, action in enumerate(twin_actions[: index + 1]):
             try:
-                _act(hand, action)
+                act(hand, action)
             except IllegalAction as exc:
                 if i == index:
                     message = f": {exc.message}"
@@ -235,7 +222,7 @@ def _before_last(fx: Fixture, readings: dict[str, str]) -> Hand | IllegalAction:
     hand = _position(fx.input, readings)
     try:
         for action in fx.input["actions"][:-1]:
-            _act(hand, action)
+            act(hand, action)
     except IllegalAction as exc:
         return exc
     return hand
