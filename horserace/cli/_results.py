@@ -12,8 +12,9 @@ from horserace.cli._options import write_out
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 from horserace.reports.badge import badge_for
+from horserace.reports.causes import run_causes
 from horserace.reports.runs import Run
-from horserace.reports.summary import per_rule
+from horserace.reports.summary import per_rule, verdict
 from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, run_line, terminal
 
 __all__ = ["print_run", "print_runs", "worst", "writable_folder"]
@@ -53,7 +54,14 @@ def print_run(run: Run, written: dict[str, Path], out_dir: Path, fmt: str) -> No
     ``--format json``, the footer, the rows per rule and the reports' paths)."""
     if fmt == "json":
         rows = per_rule(run.results)
-        write_out(json.dumps({"footer": run.footer, "rules": rows, "reports": _paths(written)}, indent=2))
+        said = {
+            "verdict": verdict(run.header, run.results, run.footer).text,
+            "footer": run.footer,
+            "diagnosis": run_causes(run.results).to_dict(),
+            "rules": rows,
+            "reports": _paths(written),
+        }
+        write_out(json.dumps(said, indent=2))
         return
     header = {**run.header}
     header.setdefault("implementation", None)
@@ -70,7 +78,9 @@ def print_runs(runs: Sequence[Run], written: Sequence[dict[str, Path]], page: Pa
             "implementations": [
                 {
                     "implementation": run.hello or None,
+                    "verdict": verdict(run.header, run.results, run.footer).text,
                     "footer": run.footer,
+                    "diagnosis": run_causes(run.results).to_dict(),
                     "rules": per_rule(run.results),
                     "reports": _paths(files),
                 }

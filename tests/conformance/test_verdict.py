@@ -171,3 +171,19 @@ def test_the_stream_header_and_the_badge_record_a_selection(tmp_path):
     assert header["selection"] == {"selected": 1, "of": len(_corpus()), "select": [one], "deselect": None}
     badge = json.loads((tmp_path / "report" / "badge.json").read_text())
     assert badge["message"] == f"1/1, 1 selected of {len(_corpus())}" and badge["color"] == "yellow"
+
+
+@pytest.mark.slow
+def test_the_json_output_of_conform_leads_with_the_verdict_and_the_diagnosis(tmp_path, capsys):
+    report = tmp_path / "report"
+    impl = f"{sys.executable} {FAKE} settle-wrong"
+    assert (
+        main(
+            ["conform", "--impl", impl, "--select", "kind:settlement", "--report-dir", str(report), "--format", "json"]
+        )
+        == 1
+    )
+    said = json.loads(capsys.readouterr().out)
+    assert said["verdict"].startswith("NOT CONFORMANT:")
+    assert said["diagnosis"]["causes"] and all(c["rule"].startswith("HR-") for c in said["diagnosis"]["causes"])
+    assert said["diagnosis"]["failures_to_answer"] == []
