@@ -1043,12 +1043,13 @@ def fuzz(
 
     began = time.perf_counter()
     threads = [threading.Thread(target=work, args=(i, s, c), daemon=True) for i, (s, c) in enumerate(shards)]
-    for t in threads:
-        t.start()
     stopped_by: BaseException | None = None
     # Waited for by events, not by Thread.join: once Ctrl-C has interrupted a join, the
     # next join of that thread may return while it still runs (seen on CPython 3.11).
+    # The threads start inside the try, so that a signal from the first tick is caught.
     try:
+        for t in threads:
+            t.start()
         for event in finished:
             while not event.wait(0.25):
                 pass
@@ -1057,8 +1058,9 @@ def fuzz(
         halt.set()
         stop.set()
         kill_all()
-        for event in finished:
-            event.wait()
+        for t, event in zip(threads, finished):
+            if t.ident is not None:  # started
+                event.wait()
     if errors and stopped_by is None:
         raise errors[0]
     elapsed = time.perf_counter() - began

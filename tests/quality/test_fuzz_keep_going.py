@@ -119,10 +119,14 @@ def test_the_text_gives_each_cause_its_count_and_smallest_finding(tmp_path, caps
 def interrupted_after_a_batch():
     """Ctrl-C (SIGINT to this process, which Python turns into KeyboardInterrupt in the
     main thread) once the first batch of seeds is done; the runner may start processes
-    again after."""
+    again after.  Sent once: a shard may tell of a batch more before it sees the stop,
+    and a second SIGINT would land in the run's own clean-up, as a second Ctrl-C would."""
+    sent = []
 
     def interrupt(_: int) -> None:
-        os.kill(os.getpid(), signal.SIGINT)
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
 
     yield interrupt
     begin_run()
