@@ -10,7 +10,7 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -174,20 +174,27 @@ def selection_options(p: argparse.ArgumentParser) -> None:
         "--select",
         action="append",
         metavar="WHAT",
-        help="only fixtures matching a fixture ID, rule ID or kind (id:, rule:, kind: to be explicit; repeatable)",
+        help="only fixtures matching WHAT: a fixture ID, a rule ID or a kind, each may be a glob "
+        "('HR-COUNT-*'; id:, rule:, kind: to be explicit), or reading:FIELD=VALUE (the fixtures played "
+        "under that reading, e.g. reading:continuation=optional); repeatable, any one matching selects",
     )
-    p.add_argument("--deselect", action="append", metavar="WHAT", help="leave out fixtures matching WHAT (repeatable)")
+    p.add_argument(
+        "--deselect", action="append", metavar="WHAT", help="leave out fixtures matching WHAT, as --select (repeatable)"
+    )
 
 
-def selected_fixtures(fixtures: list[Fixture], args: argparse.Namespace) -> list[Fixture]:
-    """The fixtures ``--select`` and ``--deselect`` leave; a selection that leaves none
-    is a usage error (a run of nothing would pass for a green one)."""
+def selected_fixtures(
+    fixtures: list[Fixture], args: argparse.Namespace, only: Iterable[str] | None = None
+) -> list[Fixture]:
+    """The fixtures ``--select`` and ``--deselect`` leave (among the IDs ``only``, if
+    given); a pattern that matches no fixture is a usage error with the close matches, and
+    so is a selection that leaves none (a run of nothing would pass for a green one)."""
     from horserace.corpus.selection import select  # noqa: PLC0415  (start-up: only the commands that select)
 
-    chosen = select(fixtures, args.select, args.deselect)
+    chosen = select(fixtures, args.select, args.deselect, only=only)
     if fixtures and not chosen and (args.select or args.deselect):
         words = [f"--select {w}" for w in args.select or ()] + [f"--deselect {w}" for w in args.deselect or ()]
-        raise UsageError(f"horserace: {' '.join(words)}: no fixture matches (a fixture ID, a rule ID or a kind)")
+        raise UsageError(f"horserace: {' '.join(words)}: no fixture is left")
     return chosen
 
 

@@ -7,9 +7,10 @@ No traceback reaches a user unless ``--debug`` asks for it.
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from horserace._version import __version__
 from horserace.cli._program import set_owns_process
@@ -21,8 +22,41 @@ __all__ = ["build_parser", "entry_point", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
+    """No abbreviations (``--sel`` is not ``--select``: an option a later version adds
+    must not change what an old command line means), and errors that are
+    :class:`UsageError` (exit 4) with the close matches of a mistyped option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # argparse exits 2 by default; our table says 4
         raise UsageError(f"{self.prog}: {message}\n{self.format_usage().rstrip()}")
+
+    def unrecognized(self, words: Sequence[str]) -> NoReturn:
+        """The error for words the parser does not know, each option with its close
+        matches among this parser's options."""
+        hints = []
+        known = [o for o in self._option_string_actions if o.startswith("--")]
+        for word in words:
+            if word.startswith("-"):
+                option = word.partition("=")[0]
+                prefixed = [o for o in known if o.startswith(option)]  # an abbreviation
+                close = list(dict.fromkeys([*prefixed, *difflib.get_close_matches(option, known, n=3, cutoff=0.75)]))[
+                    :3
+                ]
+                if close:
+                    hints.append(f"{word}: did you mean {' or '.join(close)}?")
+        said = f"unrecognized arguments: {' '.join(words)}"
+        self.error(f"{said} ({'; '.join(hints)})" if hints else said)
+
+
+def _unknown_command(word: str) -> UsageError:
+    close = difflib.get_close_matches(word, list(HELP), n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return UsageError(
+        f"horserace: no command is named {word!r}{hint}; the commands: {', '.join(HELP)} (horserace --help)"
+    )
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -75,15 +109,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in words
     command = _command_of(words)
     try:
+        if command is not None and command not in HELP:
+            raise _unknown_command(command)
         parser = build_parser(command)
         args, extra = parser.parse_known_args(words)
         if args.command is None:
             if extra:
-                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+                assert isinstance(parser, _Parser)
+                parser.unrecognized(extra)
             parser.print_help()
             return ExitCode.USAGE
         if extra:  # said by the command's parser, with its usage, not the top level's
-            args.command_parsers[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+            command_parser: _Parser = args.command_parsers[args.command]
+            command_parser.unrecognized(extra)
         code: int = load(args.command).run(args)
         return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say

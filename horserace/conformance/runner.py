@@ -24,7 +24,7 @@ from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
-__all__ = ["Options", "Outcome", "Twin", "Worker", "conformant", "counts", "evaluate", "run", "with_twin"]
+__all__ = ["Options", "Outcome", "Twin", "Worker", "conformant", "counts", "evaluate", "plan", "run", "with_twin"]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
@@ -43,6 +43,9 @@ class Options:
     #: Nothing but the runner starts children in this process (the ``horserace``
     #: command): a child it did not start is an implementation's orphan, and is killed.
     own_process: bool = False
+    #: Stop after this many failing outcomes (``-x`` is 1), counted in fixture order;
+    #: the fixtures after the last of them are left out.  ``None``: run them all.
+    max_fail: int | None = None
 
 
 @dataclass
@@ -508,7 +511,12 @@ def run(
     on_outcome: Callable[[Outcome], None] | None = None,
     cwd: str | None = None,
 ) -> list[Outcome]:
-    """Run ``fixtures`` against the implementation; outcomes come back in fixture order.
+    """Run ``fixtures`` against the implementation; outcomes come back in fixture order,
+    and ``on_outcome`` is called in fixture order too, whatever ``options.jobs`` is (an
+    outcome that finishes before an earlier one waits for it), so that a run's stream and
+    reports do not depend on how many processes ran it.  With ``options.max_fail`` the run
+    stops at that failing outcome: the fixtures after it are left out (not run, or run
+    ahead and not counted), and the list is shorter than ``fixtures``.
     Raises :class:`ImplementationUnusable` when the first handshake fails."""
     begin_run(own_process=options.own_process)
     first = Worker(argv, options, cwd)
@@ -520,13 +528,11 @@ def run(
     for i, fx in enumerate(fixtures):
         reason = scope.skip_reason(fx)
         if reason:
-            skipped = _expectation(Outcome(fx, Status.SKIP, reason), options)
-            outcomes[i] = skipped
-            if on_outcome:
-                on_outcome(skipped)
+            outcomes[i] = _expectation(Outcome(fx, Status.SKIP, reason), options)
         else:
             todo.append(i)
-    lock = threading.Lock()
+    order = _InOrder(outcomes, options.max_fail, on_outcome)
+    order.flush()  # the skipped fixtures before the first that runs
     jobs = max(1, min(options.jobs, len(todo)))  # never more processes than fixtures to run
     workers = [first] + [Worker(argv, options, cwd) for _ in range(jobs - 1)]
     shares = [todo[w :: len(workers)] for w in range(len(workers))]
@@ -534,15 +540,17 @@ def run(
     def work(worker: Worker, indices: list[int]) -> None:
         slots = iter(indices)  # run_many emits outcomes in the order of its items
 
+        def items() -> Iterator[tuple[Fixture, str]]:
+            for n, i in enumerate(indices):
+                if order.stopped.is_set():  # the stop rule was met: no more requests
+                    return
+                yield fixtures[i], f"{fixtures[i].id}/{n + 1}"
+
         def emit(outcome: Outcome) -> None:
-            outcome = _expectation(outcome, options)
-            with lock:
-                outcomes[next(slots)] = outcome
-                if on_outcome:
-                    on_outcome(outcome)
+            order.put(next(slots), _expectation(outcome, options))
 
         try:
-            worker.run_many([(fixtures[i], f"{fixtures[i].id}/{n + 1}") for n, i in enumerate(indices)], emit)
+            worker.run_many(items(), emit)
         except Exception as exc:  # a defect of ours: the fixtures left still get an outcome, below
             lost[0] = f"{type(exc).__name__}: {exc}"
         finally:
@@ -550,23 +558,85 @@ def run(
 
     lost = [""]
     threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    except BaseException:
+        order.flush(gaps=True)  # interrupted: what finished is not lost for one still running
+        raise
+    if order.stopped.is_set():
+        return order.emitted
     # Every fixture ends with exactly one outcome, so that a verdict never counts fewer
     # fixtures than were run: one the runner lost is a crash, with the reason.
     for i, outcome in enumerate(outcomes):
         if outcome is None:
             why = lost[0] or "no outcome was recorded"
-            outcomes[i] = missing = Outcome(
+            outcomes[i] = Outcome(
                 fixtures[i],
                 Status.CRASH,
                 f"the runner lost this fixture ({why}); a defect of horserace, please report it",
             )
-            if on_outcome:
-                on_outcome(missing)
-    return [o for o in outcomes if o is not None]
+    order.flush(gaps=True)
+    return order.emitted
+
+
+def plan(
+    argv: Sequence[str], fixtures: list[Fixture], options: Options, cwd: str | None = None
+) -> tuple[dict, list[str]]:
+    """What a run of ``fixtures`` would do, without running one: the implementation's
+    hello, and for each fixture the reason it would be skipped (``""``: it would run).
+    Starts the implementation for the handshake and stops it; raises
+    :class:`ImplementationUnusable` as :func:`run` does."""
+    begin_run(own_process=options.own_process)
+    worker = Worker(argv, options, cwd)
+    try:
+        hello, scope = worker.declared()
+    finally:
+        worker.close()
+    return hello, [scope.skip_reason(fx) or "" for fx in fixtures]
+
+
+class _InOrder:
+    """The outcomes of a run, handed on in fixture order as they become known, and the
+    stop rule (``max_fail``) applied in that order, so that it stops at the same fixture
+    whatever the number of processes."""
+
+    def __init__(self, slots: list[Outcome | None], max_fail: int | None, on_outcome: Callable[[Outcome], None] | None):
+        self.slots = slots
+        self.max_fail = max_fail
+        self.on_outcome = on_outcome
+        self.emitted: list[Outcome] = []
+        self.next = 0
+        self.failures = 0
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+
+    def put(self, i: int, outcome: Outcome) -> None:
+        with self.lock:
+            self.slots[i] = outcome
+        self.flush()
+
+    def flush(self, gaps: bool = False) -> None:
+        """Hand on every outcome up to the first not yet known (with ``gaps``: every one
+        known, past those missing)."""
+        with self.lock:
+            while self.next < len(self.slots) and not self.stopped.is_set():
+                outcome = self.slots[self.next]
+                self.next += 1
+                if outcome is None:
+                    if gaps:
+                        continue
+                    self.next -= 1
+                    return
+                self.emitted.append(outcome)
+                if self.on_outcome:
+                    self.on_outcome(outcome)
+                if outcome.status in FAILING:
+                    self.failures += 1
+                    if self.max_fail is not None and self.failures >= self.max_fail:
+                        self.stopped.set()
 
 
 def _expectation(outcome: Outcome, options: Options) -> Outcome:

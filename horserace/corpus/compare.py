@@ -168,7 +168,9 @@ def diff(
             else:
                 diff(value, actual[k], sub, out)
         if last == "divide":  # a move only the implementation counts is the bug
-            for k in actual.keys() - expected.keys():
+            for k in actual:  # in the answer's order: a set's order would change from run to run
+                if k in expected:
+                    continue
                 out.append(Difference((*at, k), MISSING, actual[k]))
     elif isinstance(expected, list) and isinstance(actual, list):
         if last in SET_COLLECTIONS:

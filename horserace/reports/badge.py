@@ -96,11 +96,18 @@ def badge_for(run: Run) -> Badge:
         return Badge(LABEL, f"0/{total}, nothing ran", "red")
     message = f"{run.passed}/{total}"
     selection = run.header.get("selection")
-    notes = [f"{total} selected of {selection['of']}"] if isinstance(selection, dict) and "of" in selection else []
+    notes = (
+        [f"{selection.get('selected', total)} selected of {selection['of']}"]
+        if isinstance(selection, dict) and "of" in selection
+        else []
+    )
     now_pass = sum(1 for r in run.results if r["status"] == Status.XPASS)
     failed = run.failed - (now_pass if run.footer.get("lenient_expectations") else 0)
     scope = _played(run)
     played = f"; {scope}" if scope else ""
+    stopped = run.footer.get("stopped")
+    if isinstance(stopped, dict) and isinstance(stopped.get("not_run"), int):
+        notes.append(f"stopped, {stopped['not_run']} not run")
     if failed:
         return Badge(LABEL, ", ".join([message, f"{failed} failed", *notes]) + played, "red")
     expected = sum(1 for r in run.results if r["status"] == Status.XFAIL)

@@ -31,6 +31,7 @@ __all__ = [
     "rule_where",
     "scope",
     "selection_words",
+    "stopped_words",
     "tally",
     "verdict",
 ]
@@ -213,5 +214,20 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
     if not failed and now_pass:
         return Verdict(f"NOT CONFORMANT: {update[2:]}", "bad")
     expecting = f", {_plural(expected, 'expected failure')} apart" if expected else ""
-    chosen = f" ({total}{selected})" if selected else ""
-    return Verdict(f"NOT CONFORMANT: {failed} of {ran} fixtures run failed{chosen}{expecting}{update}", "bad")
+    picked = header["selection"].get("selected", total) if selected else total  # more than ran, if stopped
+    chosen = f" ({picked}{selected})" if selected else ""
+    return Verdict(
+        f"NOT CONFORMANT: {failed} of {ran} fixtures run failed{chosen}{expecting}{update}{stopped_words(footer)}",
+        "bad",
+    )
+
+
+def stopped_words(footer: dict) -> str:
+    """``"; stopped at failure 3 (--max-fail 3): 120 fixtures not run"`` when the stop
+    rule (``-x``, ``--max-fail``) left fixtures out, else ``""``."""
+    stopped = footer.get("stopped")
+    if not isinstance(stopped, dict) or not isinstance(stopped.get("not_run"), int):
+        return ""
+    n = stopped.get("max_fail")
+    at = "the first failure (-x)" if n == 1 else f"failure {n} (--max-fail {n})"
+    return f"; stopped at {at}: {_plural(stopped['not_run'], 'fixture')} not run"

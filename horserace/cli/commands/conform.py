@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from horserace.cli._options import (
     REPORT_DIR,
     clear_progress,
+    count,
     format_option,
     impl_argv,
     jobs_option,
@@ -101,6 +102,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a skipped fixture fails the run too (for a CI that wants every fixture run)",
     )
     selection_options(p)
+    p.add_argument(
+        "--last-failed",
+        "--lf",
+        action="store_true",
+        help="run only the fixtures that failed in the last run, read from the report folder's stream "
+        "(with --select/--deselect: those of them that match); every fixture when it holds no failure",
+    )
+    stop = p.add_mutually_exclusive_group()
+    stop.add_argument(
+        "-x",
+        "--exitfirst",
+        dest="max_fail",
+        action="store_const",
+        const=1,
+        help="stop at the first failing fixture, in corpus order (as --max-fail 1)",
+    )
+    stop.add_argument(
+        "--max-fail",
+        type=count(1, 100_000),
+        metavar="N",
+        help="stop at the Nth failing fixture, in corpus order: the fixtures after it are left out, and the "
+        "verdict says how many (the same fixtures whatever --jobs is)",
+    )
+    p.add_argument(
+        "--list",
+        action="store_true",
+        help="run nothing: say which fixtures would run and why each other one is skipped (the implementation "
+        "is started for its hello only); with --format json, as JSON",
+    )
     format_option(p)
 
 
@@ -130,17 +160,25 @@ def run(args: argparse.Namespace) -> int:
                 pass
         except OSError as exc:
             raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
+    if len(argvs) > 1 and args.last_failed:
+        raise UsageError("horserace: --last-failed reads one implementation's stream: give one --impl with it")
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
     expected = read_expectations(args.expectations) if args.expectations else {}
     unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
-    fixtures = selected_fixtures(corpus.fixtures, args)
+    last = _last_failed(Path(args.report_dir), {fx.id for fx in corpus.fixtures}) if args.last_failed else None
+    fixtures = selected_fixtures(corpus.fixtures, args, last.ids if last else None)
+    if last is not None and args.format != "json" and not args.list:
+        print(last.said, file=sys.stderr)
+    args.last_failed_ids = sorted(last.ids) if last and last.ids is not None else None
     args.selection = (
         {"selected": len(fixtures), "of": len(corpus.fixtures), "select": args.select, "deselect": args.deselect}
         if len(fixtures) < len(corpus.fixtures)
         else None
     )
+    if args.selection and args.last_failed_ids is not None:
+        args.selection["last_failed"] = len(args.last_failed_ids)
     options = Options(
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
@@ -149,11 +187,95 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         expected_failures=expected,
         own_process=owns_process(),
+        max_fail=args.max_fail,
     )
+    if args.list:
+        return _list(argvs, fixtures, options, args, len(corpus.fixtures))
     with unwound_by_signals():
         if len(argvs) == 1:
             return _one(argvs[0], fixtures, options, args, expected)
         return _several(argvs, fixtures, options, args)
+
+
+@dataclass(frozen=True)
+class _LastFailed:
+    """What ``--last-failed`` found in the report folder: the fixture IDs to run again
+    (``None``: every fixture) and what to say of it."""
+
+    ids: frozenset[str] | None
+    said: str
+
+
+def _last_failed(out_dir: Path, known: set[str]) -> _LastFailed:
+    """The failures of the last run in ``out_dir``: those of its stream, and those an
+    earlier ``--last-failed`` run was to run again and left out (stopped by ``-x``, say),
+    so that a run stopped early forgets none.  With none (or no stream), every fixture,
+    as pytest's ``--last-failed`` does."""
+    from horserace.corpus.status import FAILING
+    from horserace.reports.runs import STREAM_NAME
+    from horserace.reports.stream import read_stream
+
+    stream = out_dir / STREAM_NAME
+    if not stream.is_file():
+        return _LastFailed(None, f"--last-failed: no earlier run in {out_dir}/: running every selected fixture")
+    header, results, _ = read_stream(stream)
+    ran = {str(r.get("id")) for r in results}
+    failed = {str(r.get("id")) for r in results if r.get("status") in {str(s) for s in FAILING}}
+    carried = {str(i) for i in header.get("last_failed") or ()} - ran
+    ids = failed | carried
+    gone = ids - known
+    ids &= known
+    if not ids:
+        return _LastFailed(
+            None, f"--last-failed: the last run in {stream} had no failure: running every selected fixture"
+        )
+    also = f"; {len(gone)} of its failures no longer in the corpus" if gone else ""
+    return _LastFailed(
+        frozenset(ids), f"--last-failed: running the {len(ids)} fixture(s) that failed in the last run ({stream}){also}"
+    )
+
+
+def _list(argvs: list[list[str]], fixtures: list[Fixture], options: Options, args: argparse.Namespace, of: int) -> int:
+    """``--list``: each implementation's hello, and for each selected fixture whether it
+    would run or why it would be skipped."""
+    import json
+
+    from horserace.cli._options import write_out
+    from horserace.conformance.runner import plan
+
+    listed: list[dict[str, Any]] = []
+    for argv in argvs:
+        hello, reasons = plan(argv, fixtures, options)
+        listed.append(
+            {
+                "command": " ".join(argv),
+                "implementation": hello,
+                "fixtures": [
+                    {"id": fx.id, "kind": fx.kind, "rule": fx.primary_rule, "file": fx.file, "line": fx.line}
+                    | ({"skip": reason} if reason else {"run": True})
+                    for fx, reason in zip(fixtures, reasons)
+                ],
+                "run": sum(1 for r in reasons if not r),
+                "skip": sum(1 for r in reasons if r),
+            }
+        )
+    deselected = of - len(fixtures)
+    if args.format == "json":
+        write_out(json.dumps({"selected": len(fixtures), "of": of, "implementations": listed}, indent=2))
+        return ExitCode.OK
+    lines = []
+    for one in listed:
+        hello = one["implementation"]
+        name = f"{hello.get('name', '?')} {hello.get('version', '')}".rstrip()
+        lines.append(f"{name} ({one['command']}):")
+        for fx in one["fixtures"]:
+            what = "run " if fx.get("run") else "skip"
+            why = f"  ({fx['skip']})" if "skip" in fx else ""
+            lines.append(f"  {what} {fx['id']}  {fx['kind']:<10} {fx['rule']:<12} {fx['file']}:{fx['line']}{why}")
+        left = f", {deselected} deselected" if deselected else ""
+        lines.append(f"{one['run']} would run, {one['skip']} would be skipped{left} (of {of} fixtures)")
+    write_out("\n".join(lines))
+    return ExitCode.OK
 
 
 @dataclass(frozen=True)
@@ -254,22 +376,27 @@ def _conform(
     from horserace.reports.stream import ResultStream, read_stream
     from horserace.reports.write import write_run
 
-    header = {
+    run_options: dict[str, Any] = {
+        "timeout": args.timeout,
+        "jobs": args.jobs,
+        "strict_rule_ids": args.strict_rule_ids,
+        "expectations": args.expectations,
+        "require_all": args.require_all,
+        "lenient_expectations": _lenient(args),
+    }
+    if args.max_fail is not None:
+        run_options["max_fail"] = args.max_fail
+    header: dict[str, Any] = {
         "command": " ".join(argv),
         "mode": "one-shot" if args.one_shot else "persistent",
-        "options": {
-            "timeout": args.timeout,
-            "jobs": args.jobs,
-            "strict_rule_ids": args.strict_rule_ids,
-            "expectations": args.expectations,
-            "require_all": args.require_all,
-            "lenient_expectations": _lenient(args),
-        },
+        "options": run_options,
         "fixtures": len(fixtures),
         "implementation": None,
     }
     if args.selection:
         header["selection"] = args.selection
+    if args.last_failed_ids is not None:
+        header["last_failed"] = args.last_failed_ids
     bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
     stopped: BaseException | None = None
     started = time.time()
@@ -368,12 +495,13 @@ def _run_into(
         )
     else:
         ok = conformant(outcomes, require_all=require_all, lenient_xpass=lenient)
-        stream.finish(
-            {
-                "counts": counts(outcomes),
-                "conformant": ok,
-                "require_all": require_all,
-                "lenient_expectations": lenient,
-                "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
-            }
-        )
+        footer: dict[str, Any] = {
+            "counts": counts(outcomes),
+            "conformant": ok,
+            "require_all": require_all,
+            "lenient_expectations": lenient,
+            "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
+        }
+        if len(outcomes) < len(fixtures):  # the stop rule left the rest out
+            footer["stopped"] = {"max_fail": options.max_fail, "not_run": len(fixtures) - len(outcomes)}
+        stream.finish(footer)
