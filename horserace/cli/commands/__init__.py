@@ -33,6 +33,7 @@ HELP: dict[str, str] = {
     "examples": "write the example implementations (Python, JavaScript) into a folder, to start your own from",
     "synthesize": "construct corner-case fixtures with Z3, for review (needs the [verify] extra)",
     "bench": "measure random hands per second and memory",
+    "completion": "print a shell completion script (bash, zsh, fish) for commands, options and fixture and rule IDs",
 }
 
 
