@@ -80,7 +80,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"horserace {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    parser.set_defaults(command_parsers=sub.choices)  # for an error in the command's own words
+    # For an error in the command's own words; and the builder itself, handed down to the
+    # command that reads every parser (completion), which cannot import this module.
+    parser.set_defaults(command_parsers=sub.choices, build_parser=build_parser)
     for name, help_text in HELP.items():
         if name == command:
             load(name).register(sub)

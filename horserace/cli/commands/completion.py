@@ -29,7 +29,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from horserace.cli._completion import script, words
     from horserace.cli._options import write_out
-    from horserace.cli.main import build_parser
     from horserace.corpus.loader import load_paths
     from horserace.engine.ruleset import VARIANT_FIELDS
 
@@ -40,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
         *sorted({fx.kind for fx in fixtures}),
         *(f"reading:{field}={reading}" for field, readings in VARIANT_FIELDS.items() for reading in readings),
     ]
-    write_out(script(args.shell, words(build_parser, HELP, patterns)), end="")
+    write_out(script(args.shell, words(args.build_parser, HELP, patterns)), end="")
     return ExitCode.OK
