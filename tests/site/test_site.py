@@ -77,7 +77,8 @@ def test_the_crawler_finds_what_is_broken(tmp_path):
 def _machine_paths(*folders: Path) -> list[str]:
     """What a site must not name: each folder (absolute, and relative to ``/``, as a path
     made relative to a working folder of ``/`` reads), the user's home, any temporary
-    folder and any installed package's."""
+    folder and any installed package's (so a document the site renders, the changelog
+    among them, does not quote these words either)."""
     needles = ["site-packages", "/tmp/", f"{Path.home()}/", "_scenarios", "_spec"]
     for folder in folders:
         resolved = str(folder.resolve())
