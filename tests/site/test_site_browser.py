@@ -95,7 +95,7 @@ LISTED = "#search-page .search-results > *"
 #: One page of each kind: the index, a rule, a fixture, a document, the search page.
 KINDS_OF_PAGE = ("index.html", "rules/HR-COUNT-4.html", "fixtures/8A5JZE.html", "protocol.html", "search.html")
 #: The key codes of the keys the tests press.
-_KEY_CODES = {"ArrowDown": 40, "ArrowUp": 38, "Enter": 13, "Escape": 27, "/": 191}
+_KEY_CODES = {"ArrowDown": 40, "ArrowUp": 38, "Home": 36, "End": 35, "Enter": 13, "Escape": 27, "/": 191}
 
 
 def contrast(page: Page, selector: str) -> list[Any]:
@@ -309,7 +309,7 @@ def test_the_contrast_check_catches_white_on_white(tmp_path):
 
 def test_the_search_works_from_the_keyboard_alone(site, tmp_path):
     """No click: "/" focuses the search box, keys type the words, ArrowDown and ArrowUp
-    move the active result (the box keeps the focus, so typing goes on; the result is
+    (Home, End) move the active result (the box keeps the focus, so typing goes on; the result is
     named by aria-activedescendant and highlighted), Escape closes the results, Enter
     opens the active one."""
     with Browser(chromium_path(), tmp_path / "profile") as browser:
@@ -341,7 +341,10 @@ def test_the_search_works_from_the_keyboard_alone(site, tmp_path):
         assert now["active"] == now["ids"][1] and now["selected"] == [now["ids"][1]]
         assert now["background"] != plain  # the active result is highlighted
 
-        press(page, "ArrowUp")
+        press(page, "End")
+        assert page.evaluate(state)["active"] == now["ids"][-1]
+        press(page, "Home")
+        assert page.evaluate(state)["active"] == now["ids"][0]
         press(page, "ArrowUp")  # above the first: back to the words typed, no result active
         now = page.evaluate(state)
         assert (now["open"], now["active"], now["selected"]) == (True, None, [])
