@@ -25,7 +25,7 @@ from horserace.resources.documents import DOCUMENTS
 from horserace.site.catalogue import Catalogue, Links
 from horserace.site.pages import Page, e, fixture_table, frame, json_block, linked, readings_text, tile_list
 
-__all__ = ["KIND_TEXT", "fixture_page", "fixture_pages", "fixtures_index"]
+__all__ = ["KIND_TEXT", "exported_file", "fixture_location", "fixture_page", "fixture_pages", "fixtures_index"]
 
 _LINKS = Links("../")
 
@@ -331,8 +331,10 @@ def _rules(fx: Fixture, cat: Catalogue) -> str:
     return f'<ul class="rules">{"".join(items)}</ul>'
 
 
-def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None) -> Page:
-    """The page of one fixture; ``exported`` is its file in the site's JSON export."""
+def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None, location: str | None = None) -> Page:
+    """The page of one fixture; ``exported`` is its file in the site's JSON export,
+    ``location`` where it is written (:func:`fixture_location`; by default the file's
+    name and line, without its folders)."""
     sources = "<br>".join(
         f"{e(DOCUMENTS.get(str(s.get('doc')), s.get('doc')))} «{e(s.get('section'))}»" for s in fx.sources
     )
@@ -344,7 +346,7 @@ def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None) -> Pa
         ("origin", e(fx.origin)),
         (
             "file",
-            f"<code>{e(fx.file)}:{e(fx.line)}</code>"
+            f"<code>{e(location or f'{Path(fx.file).name}:{fx.line}')}</code>"
             + (f' · <a href="{e(_LINKS.page(exported))}">as JSON, in the export</a>' if exported else ""),
         ),
     ]
@@ -368,6 +370,19 @@ def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None) -> Pa
     return Page(f"fixtures/{fx.id}.html", frame(f"{fx.id}: {fx.description}", body, _LINKS, heading=heading))
 
 
+def fixture_location(fx: Fixture, corpus: Path) -> str:
+    """Where the fixture is written, from the top of the repository, whatever folder the
+    corpus was loaded from and wherever it is installed: ``scenarios/rule-text/layout.yaml:43``
+    for a file of the corpus (a wheel's ``horserace/_scenarios`` is the repository's
+    ``scenarios/``); a file elsewhere by its name alone (``mine.yaml:3``), so that no page
+    names a folder of the machine that built the site."""
+    try:
+        relative = Path(fx.file).resolve().relative_to(corpus.resolve()).as_posix()
+    except ValueError:
+        return f"{Path(fx.file).name}:{fx.line}"
+    return f"scenarios/{relative}:{fx.line}"
+
+
 def exported_file(fx: Fixture, corpus: Path) -> str | None:
     """The fixture's file in the export (``export/scenarios/rule-text/layout.json``)."""
     try:
@@ -378,7 +393,9 @@ def exported_file(fx: Fixture, corpus: Path) -> str | None:
 
 
 def fixture_pages(cat: Catalogue, corpus: Path) -> list[Page]:
-    return [fixture_page(fx, cat, exported_file(fx, corpus)) for fx in cat.fixtures.values()]
+    return [
+        fixture_page(fx, cat, exported_file(fx, corpus), fixture_location(fx, corpus)) for fx in cat.fixtures.values()
+    ]
 
 
 def fixtures_index(cat: Catalogue) -> Page:

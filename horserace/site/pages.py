@@ -109,8 +109,8 @@ def frame(title: str, body: str, links: Links, *, current: str = "", heading: st
             f'<nav aria-label="site">{nav}</nav>',
             f'<form class="search" role="search" action="{e(links.page("search.html"))}" method="get">'
             '<label for="search-box">Search rules and fixtures</label>'
-            '<input id="search-box" name="q" type="search" autocomplete="off" '
-            'placeholder="a rule ID, a fixture ID, a word">'
+            '<input id="search-box" name="q" type="search" autocomplete="off" aria-keyshortcuts="/" '
+            'placeholder="a rule ID, a fixture ID, a word (press /)">'
             '<div class="search-results" role="listbox" hidden></div></form>',
             "</header>",
             "<main>",

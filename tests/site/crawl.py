@@ -4,6 +4,7 @@ local file must name one that exists, and every ``#anchor`` an ``id`` in its pag
     found = crawl(site)
     found.broken      # "fixtures/X.html: href rules/NO.html: no such file", ...
     found.external    # links that leave the site (http:, https:, //...)
+    machine_paths(site, ["/home/me/horserace", ...])  # "index.html:12: /home/me/horserace", ...
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["Crawl", "crawl", "ids_of", "links_of"]
+__all__ = ["Crawl", "crawl", "ids_of", "links_of", "machine_paths"]
 
 
 class _Collector(HTMLParser):
@@ -77,4 +78,16 @@ def crawl(root: Path) -> Crawl:
                 found.broken.append(f"{where}: {attribute} {value}: no such file")
             elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in ids_of(target):
                 found.broken.append(f"{where}: {attribute} {value}: no id {parts.fragment!r} in {target.name}")
+    return found
+
+
+def machine_paths(root: Path, needles: list[str]) -> list[str]:
+    """Every place in every file under ``root`` (pages, scripts, the stylesheet, the
+    export's JSON) that holds one of ``needles`` (paths of the machine that built it):
+    ``"fixtures/X.html:21: work/me/scenarios"``."""
+    found = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            found += [f"{path.relative_to(root)}:{number}: {needle}" for needle in needles if needle in line]
     return found

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from horserace.corpus.loader import corpus_files, load_paths
 from horserace.errors import UsageError
 from horserace.resources.documents import load_glossary, load_interpretations, load_rules
+from horserace.resources.paths import default_corpus, source_root, spec_dir
 from horserace.site.build import MARKER, build_site
 from horserace.site.catalogue import Links, make_catalogue
 from horserace.site.markdown import Markdown
 from horserace.site.search import fold
-from tests.site.crawl import crawl, ids_of, links_of
+from tests.site.crawl import crawl, ids_of, links_of, machine_paths
 
 #: The pages at the top of the site.
 TOP_PAGES = (
@@ -67,6 +70,56 @@ def test_the_crawler_finds_what_is_broken(tmp_path):
         "no id 'top' in page.html",
     ]
     assert found.external == ["page.html: <script src='https://cdn.example/x.js'>"]
+    (tmp_path / "data.json").write_text('{\n"file": "home/me/x.yaml"\n}', encoding="utf-8")
+    assert machine_paths(tmp_path, ["home/me", "/nowhere/"]) == ["data.json:2: home/me"]
+
+
+def _machine_paths(*folders: Path) -> list[str]:
+    """What a site must not name: each folder (absolute, and relative to ``/``, as a path
+    made relative to a working folder of ``/`` reads), the user's home, any temporary
+    folder and any installed package's (so a document the site renders, the changelog
+    among them, does not quote these words either)."""
+    needles = ["site-packages", "/tmp/", f"{Path.home()}/", "_scenarios", "_spec"]
+    for folder in folders:
+        resolved = str(folder.resolve())
+        needles += [resolved, resolved.lstrip("/")]
+    return needles
+
+
+@pytest.mark.parametrize("working", ["/", "elsewhere", "wheel"])
+def test_a_copied_site_names_no_path_of_the_machine_and_has_no_dead_link(tmp_path, monkeypatch, working):
+    """Built with the corpus loaded from another working folder (``/``, where the paths
+    of the checkout read ``work/...``, or a folder outside it, where they are absolute),
+    or from where a wheel puts spec/ and scenarios/ (``site-packages/horserace/_spec``),
+    then copied elsewhere and the build removed: no page, script or export file names a
+    path of the machine, every link is relative and resolves in the copy, and each
+    fixture's file is given from the top of the repository (``scenarios/...:LINE``)."""
+    cwd = Path("/") if working == "/" else tmp_path / "elsewhere"
+    cwd.mkdir(exist_ok=True)
+    monkeypatch.chdir(cwd)
+    corpus = default_corpus().resolve()
+    if working == "wheel":
+        package = tmp_path / "lib" / "site-packages" / "horserace"
+        shutil.copytree(corpus, package / "_scenarios")
+        shutil.copytree(spec_dir(), package / "_spec")
+        monkeypatch.setenv("HORSERACE_SPEC", str(package / "_spec"))
+        corpus = package / "_scenarios"
+    fixtures = load_paths(corpus_files(corpus), check=False).fixtures
+    built = tmp_path / "build" / "site"
+    build_site(built, fixtures, corpus=corpus)
+    copy = tmp_path / "published" / "spec"
+    shutil.copytree(built, copy)
+    shutil.rmtree(tmp_path / "build")
+    monkeypatch.chdir(tmp_path)
+
+    found = crawl(copy)
+    assert found.broken == [] and found.external == []
+    assert found.pages > 200
+    assert machine_paths(copy, _machine_paths(built, source_root(), cwd if working != "/" else tmp_path)) == []
+    for fx in fixtures[:: len(fixtures) // 12]:
+        shown = f"scenarios/{(cwd / fx.file).resolve().relative_to(corpus).as_posix()}:{fx.line}"
+        page = (copy / "fixtures" / f"{fx.id}.html").read_text(encoding="utf-8")
+        assert f"<th>file</th><td><code>{shown}</code>" in page, fx.id
 
 
 def test_every_rule_fixture_entry_and_term_has_its_place(site, corpus):

@@ -2,7 +2,9 @@
    a rule, a fixture, a register entry or a glossary term (case and accents ignored); an
    ID typed whole comes first, then an ID it begins, then titles that hold the words.
    The index is search-index.js (window.HORSERACE_SEARCH: [kind, id, title, url, text]),
-   written by `horserace site`; nothing is fetched, so it works from file:// too. */
+   written by `horserace site`; nothing is fetched, so it works from file:// too.
+   From the keyboard: "/" focuses the box; ArrowDown and ArrowUp choose a result, Enter
+   opens it, Escape closes the results. */
 (function () {
   "use strict";
 
@@ -78,30 +80,103 @@
     box.hidden = false;
   }
 
+  /* The box is a combobox (WAI-ARIA's pattern with aria-activedescendant): the focus
+     stays in the search field, so typing goes on, while ArrowDown and ArrowUp move the
+     active result (Home and End: the first and the last), Enter opens it (with none
+     active, Enter sends the words to the search page), Escape closes the results. */
+  var boxes = 0;
+
   function wire(form) {
     var input = form.querySelector("input[type=search]");
     var box = form.querySelector(".search-results");
     if (!input || !box) { return; }
-    input.addEventListener("input", function () { show(box, input.value, 12, true); });
+    boxes += 1;
+    box.id = box.id || "search-results-" + boxes;
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-controls", box.id);
+    input.setAttribute("aria-expanded", "false");
+    var active = -1;
+
+    function options() { return box.querySelectorAll("a"); }
+
+    function activate(index) {
+      var all = options();
+      active = index < 0 || !all.length ? -1 : Math.min(index, all.length - 1);
+      for (var i = 0; i < all.length; i++) {
+        all[i].classList.toggle("active", i === active);
+        all[i].setAttribute("aria-selected", i === active ? "true" : "false");
+      }
+      if (active < 0) { input.removeAttribute("aria-activedescendant"); return; }
+      input.setAttribute("aria-activedescendant", all[active].id);
+      all[active].scrollIntoView({ block: "nearest" });
+    }
+
+    function open() {
+      show(box, input.value, 12, true);
+      var all = options();
+      for (var i = 0; i < all.length; i++) {
+        all[i].id = box.id + "-" + i;
+        all[i].setAttribute("role", "option");
+        all[i].setAttribute("tabindex", "-1");
+      }
+      input.setAttribute("aria-expanded", box.hidden ? "false" : "true");
+      activate(-1);
+    }
+
+    function close() {
+      box.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      activate(-1);
+    }
+
+    input.addEventListener("input", open);
+    input.addEventListener("focus", function () { if (box.hidden && input.value.trim()) { open(); } });
     input.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") { box.hidden = true; }
-      if (event.key === "ArrowDown") {
-        var first = box.querySelector("a");
-        if (first) { event.preventDefault(); first.focus(); }
+      if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var count = options().length;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (box.hidden) {
+          if (!input.value.trim()) { return; }
+          open();
+          activate(event.key === "ArrowDown" ? 0 : options().length - 1);
+          return;
+        }
+        if (event.key === "ArrowDown") { activate(Math.min(active + 1, count - 1)); }
+        else { activate(active - 1); }  /* above the first: back to the words typed */
+      } else if ((event.key === "Home" || event.key === "End") && !box.hidden && active >= 0) {
+        event.preventDefault();
+        activate(event.key === "Home" ? 0 : count - 1);
+      } else if (event.key === "Enter" && !box.hidden && active >= 0) {
+        event.preventDefault();
+        window.location.href = options()[active].href;
+      } else if (event.key === "Escape") {
+        if (!box.hidden) { event.preventDefault(); }
+        close();
       }
     });
-    box.addEventListener("keydown", function (event) {
-      var here = document.activeElement;
-      if (event.key === "ArrowDown" && here && here.nextElementSibling) { event.preventDefault(); here.nextElementSibling.focus(); }
-      if (event.key === "ArrowUp" && here) {
-        event.preventDefault();
-        (here.previousElementSibling || input).focus();
-      }
-      if (event.key === "Escape") { box.hidden = true; input.focus(); }
+    box.addEventListener("mousemove", function (event) {
+      var link = event.target.closest ? event.target.closest("a") : null;
+      var all = Array.prototype.slice.call(options());
+      if (link && all.indexOf(link) >= 0 && all.indexOf(link) !== active) { activate(all.indexOf(link)); }
     });
     document.addEventListener("click", function (event) {
-      if (!form.contains(event.target)) { box.hidden = true; }
+      if (!form.contains(event.target)) { close(); }
     });
+  }
+
+  /* "/" anywhere but in a field of text: to the search box, as on GitHub and MDN. */
+  function shortcut(event) {
+    if (event.key !== "/" || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) { return; }
+    var here = event.target;
+    var tag = here && here.tagName ? here.tagName.toLowerCase() : "";
+    if (tag === "input" || tag === "textarea" || tag === "select" || (here && here.isContentEditable)) { return; }
+    var input = document.getElementById("search-box");
+    if (!input) { return; }
+    event.preventDefault();
+    input.focus();
+    input.select();
   }
 
   function searchPage() {
@@ -122,5 +197,6 @@
 
   window.horseraceSearch = search;
   document.querySelectorAll("form.search").forEach(wire);
+  document.addEventListener("keydown", shortcut);
   searchPage();
 }());
