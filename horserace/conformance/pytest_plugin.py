@@ -66,6 +66,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--horserace-strict-rule-ids", action="store_true", help="illegal fixtures must name the same rule ID"
     )
+    group.addoption(
+        "--horserace-select",
+        action="append",
+        metavar="WHAT",
+        default=None,
+        help="only the fixtures matching WHAT, as 'horserace conform --select': a fixture ID, rule ID or kind, "
+        "each may be a glob (HR-COUNT-*), or reading:FIELD=VALUE; the others are deselected (repeatable)",
+    )
+    group.addoption(
+        "--horserace-deselect",
+        action="append",
+        metavar="WHAT",
+        default=None,
+        help="deselect the fixtures matching WHAT",
+    )
 
 
 class HorseRaceFailure(Exception):
@@ -260,7 +275,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     corpus = CorpusCollector.from_parent(
         session, name=ROOT, nodeid=ROOT, paths=config.getoption("horserace_corpus"), state=state
     )
-    items.extend(_collect(corpus))
+    collected = _collect(corpus)
+    include, exclude = config.getoption("horserace_select"), config.getoption("horserace_deselect")
+    if include or exclude:
+        # The same patterns, and the same errors, as conform's --select (one selection, one place).
+        from horserace.corpus.selection import SelectionError, select  # noqa: PLC0415  (start-up: only when asked)
+
+        fixtures = [item.fixture for item in collected if isinstance(item, FixtureItem)]
+        try:
+            kept = {fx.id for fx in select(fixtures, include, exclude)}
+        except SelectionError as exc:
+            raise pytest.UsageError(f"horserace: {exc}") from None
+        dropped = [item for item in collected if isinstance(item, FixtureItem) and item.fixture.id not in kept]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+        collected = [item for item in collected if item not in dropped]
+    items.extend(collected)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -121,6 +121,32 @@ def test_node_ids_select_fixtures_and_rules(pytester):
     assert not any("HR-SETTLE-1::" in line for line in result.stdout.lines)
 
 
+def test_the_plugin_selects_as_conform_does(pytester):
+    """--horserace-select takes conform's patterns (globs, readings) from the same place,
+    deselects the rest as pytest does, and a pattern that matches nothing is a usage error
+    with its close matches."""
+    from horserace.corpus.selection import select
+
+    expected = select(bundled_corpus().fixtures, ["HR-COUNT-*"], ["reading:continuation=optional"])
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", SERVE, "--horserace-select", "HR-COUNT-*",
+        "--horserace-deselect", "reading:continuation=optional", "--collect-only", "-q",
+    )  # fmt: skip
+    assert result.ret == 0
+    listed = {line.rsplit("::", 1)[1] for line in result.stdout.lines if line.startswith("horserace::")}
+    assert listed == {fx.id for fx in expected}
+    result.stdout.re_match_lines(
+        [
+            rf".*{len(expected)}/{len(bundled_corpus().fixtures)} tests collected \({len(bundled_corpus().fixtures) - len(expected)} deselected\).*"
+        ]
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", SERVE, "--horserace-select", "kind:layuot"
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "did you mean layout" in result.stderr.str()
+
+
 def test_junit_classnames_carry_the_rule_and_skips_point_at_the_fixture(pytester):
     junit = pytester.path / "junit.xml"
     result = pytester.runpytest_subprocess(
