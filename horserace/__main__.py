@@ -1,3 +1,3 @@
-from horserace.cli import entry_point
+from horserace._start import main
 
-entry_point()
+main()

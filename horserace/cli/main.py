@@ -157,5 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    set_owns_process()
-    sys.exit(main())
+    try:
+        set_owns_process()
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before main's own handling began, or after it ended
+        code = ExitCode.INTERRUPTED
+    sys.exit(code)

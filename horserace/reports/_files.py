@@ -8,27 +8,32 @@ import os
 import tempfile
 from pathlib import Path
 
+from horserace._signals import deferred_signals
 from horserace.errors import EnvironmentFailure
 
 __all__ = ["atomic_write", "discard", "readable"]
 
 
 def atomic_write(path: Path, text: str) -> Path:
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise EnvironmentFailure.from_os_error(exc, path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        readable(Path(tmp))
-        os.replace(tmp, path)
-    except OSError as exc:
-        discard(Path(tmp))
-        raise EnvironmentFailure.from_os_error(exc, path) from None
-    except BaseException:  # an interruption: no temporary file is left either
-        discard(Path(tmp))
-        raise
+    """Write ``text`` to ``path`` through a temporary file renamed into place; a signal
+    that arrives meanwhile is acted on once the file is in place (so no temporary file is
+    ever left, and no half file seen)."""
+    with deferred_signals():
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+        except OSError as exc:
+            raise EnvironmentFailure.from_os_error(exc, path) from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            readable(Path(tmp))
+            os.replace(tmp, path)
+        except OSError as exc:
+            discard(Path(tmp))
+            raise EnvironmentFailure.from_os_error(exc, path) from None
+        except BaseException:  # an interruption from another thread's doing: no temporary file either
+            discard(Path(tmp))
+            raise
     return path
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from horserace._signals import deferred_signals
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.errors import EnvironmentFailure, InputError
 from horserace.reports._files import discard, readable
@@ -97,7 +98,10 @@ class ResultStream:
             self._write(record)
 
     def finish(self, footer: dict) -> None:
-        with self._lock:
+        """Write the footer, close the stream and rename it into place; a signal that
+        arrives meanwhile is acted on once the stream is in place (a reader then finds it
+        by its final name, and no temporary file is left)."""
+        with deferred_signals(), self._lock:
             if self.footer is None:
                 self._finish(footer)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -135,6 +136,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # SIGTERM and SIGHUP unwind from the start, as Ctrl-C does: a signal before the run
+    # began stops the command with its exit code (and the folder made for the reports is
+    # the only trace), one during it is handled where the stream is.
+    with unwound_by_signals():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from horserace.cli._program import owns_process
     from horserace.cli._results import writable_folder
     from horserace.conformance.expectations import read_expectations, unknown_ids
@@ -191,10 +200,9 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.list:
         return _list(argvs, fixtures, options, args, len(corpus.fixtures))
-    with unwound_by_signals():
-        if len(argvs) == 1:
-            return _one(argvs[0], fixtures, options, args, expected)
-        return _several(argvs, fixtures, options, args)
+    if len(argvs) == 1:
+        return _one(argvs[0], fixtures, options, args, expected)
+    return _several(argvs, fixtures, options, args)
 
 
 @dataclass(frozen=True)
@@ -371,6 +379,7 @@ def _conform(
     """Run one implementation into a stream at ``stream_path`` (at ``place(hello)`` once
     its hello is known, if given; the temporary file is then made in the report folder),
     and write every report beside the stream.  ``of``: this is implementation N of M."""
+    from horserace._signals import deferred_signals
     from horserace.conformance.process import kill_all
     from horserace.reports.runs import Run
     from horserace.reports.stream import ResultStream, read_stream
@@ -406,9 +415,13 @@ def _conform(
         with stream:
             _run_into(stream, argv, fixtures, options, bar, [0], args.require_all, place, _lenient(args))
     except (KeyboardInterrupt, Stopped) as exc:
-        # The stream was finished as interrupted on the way out; the implementations are
-        # stopped, and every report is written from what the stream holds.
-        kill_all()
+        # The stream was finished as interrupted on the way out (or is, below, if the
+        # signal came before its block began); the implementations are stopped, and every
+        # report is written from what the stream holds.
+        with deferred_signals(reraise=False):
+            kill_all()
+            if stream is not None and stream.footer is None:
+                stream.__exit__(type(exc), exc, None)
         stopped = exc
     except EnvironmentFailure:
         kill_all()
@@ -420,12 +433,17 @@ def _conform(
         assert stopped is not None
         raise stopped
     final = stream.path
-    try:
-        run = Run(*read_stream(final), final)
-        written = write_run(run, final.parent)
-    except EnvironmentFailure:
-        _remove_stale(final.parent, started)
-        raise
+    # The stream is in place: a signal from now on waits for every report to be written
+    # (each is renamed into place whole), and then stops the command as it would have.
+    with deferred_signals(reraise=False) as held:
+        try:
+            run = Run(*read_stream(final), final)
+            written = write_run(run, final.parent)
+        except EnvironmentFailure:
+            _remove_stale(final.parent, started)
+            raise
+    if stopped is None and held.signum is not None:
+        stopped = KeyboardInterrupt() if held.signum == signal.SIGINT else Stopped(held.signum)
     return _Done(run, written, stopped)
 
 
