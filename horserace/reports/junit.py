@@ -7,6 +7,7 @@ from xml.sax.saxutils import quoteattr as _quoteattr
 
 from horserace.corpus.status import IMPLEMENTATION_ERRORS, Status
 from horserace.reports.escape import for_xml
+from horserace.reports.links import Links, record_file
 from horserace.reports.summary import (
     PASSING,
     difference_text,
@@ -27,8 +28,9 @@ def quoteattr(text: str) -> str:
     return _quoteattr(for_xml(text))
 
 
-def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
-    """One test case per fixture, named by ID and grouped by primary rule."""
+def junit_xml(header: dict, results: list[dict], footer: dict, *, links: Links | None = None) -> str:
+    """One test case per fixture, named by ID and grouped by primary rule; the rule's
+    text where ``links`` says."""
     failures = sum(1 for r in results if r["status"] not in PASSING and r["status"] not in IMPLEMENTATION_ERRORS)
     errors = sum(1 for r in results if r["status"] in IMPLEMENTATION_ERRORS)
     skipped = sum(1 for r in results if r["status"] == Status.SKIP)
@@ -41,7 +43,7 @@ def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
         f'errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">',
     ]
     for r in results:
-        attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}" file={quoteattr(r["file"])} line="{r["line"]}"'
+        attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}" file={quoteattr(record_file(r))} line="{r["line"]}"'
         status = r["status"]
         rule = f"{r['rule']}: {rule_title(r['rule'])}"
         first = first_difference(r) or r["message"] or status
@@ -52,7 +54,7 @@ def junit_xml(header: dict, results: list[dict], footer: dict) -> str:
                 *([r["message"]] if r["message"] and r.get("differences") else []),
                 "",
                 f"rule {rule}",
-                f"text: {rule_where(r['rule'])}",
+                f"text: {rule_where(r['rule'], links=links)}",
                 *([f"why: {r['why']}"] if r.get("why") else []),
             ]
         ).strip()
