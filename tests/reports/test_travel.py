@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,9 @@ def test_a_corpus_of_the_users_outside_any_repository_is_located_from_the_folder
     assert main(["conform", str(corpus), "--report-dir", "out", "--select", "kind:layout"]) == 0
     files = {json.loads(line).get("file") for line in _lines(project / "out" / "results.jsonl")} - {None}
     assert "mine/layout.yaml" in files and all(f.startswith("mine/") for f in files)
+    suite = ET.parse(project / "out" / "junit.xml").getroot().find("testsuite")
+    assert suite is not None
+    values = {
+        p.get("value", "").rsplit(":", 1)[0] for p in suite.iter("property") if p.get("name", "").startswith("fixture:")
+    }
+    assert values == files
