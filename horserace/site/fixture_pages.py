@@ -22,7 +22,6 @@ from horserace.errors import RuleError
 from horserace.reports.html import failing_layout, refused_action
 from horserace.reports.svg import layout_svg
 from horserace.resources.documents import DOCUMENTS
-from horserace.resources.locations import fixture_location
 from horserace.site.catalogue import Catalogue, Links
 from horserace.site.pages import Page, e, fixture_table, frame, json_block, linked, readings_text, tile_list
 
@@ -345,7 +344,7 @@ def fixture_page(fx: Fixture, cat: Catalogue, exported: str | None = None) -> Pa
         ("origin", e(fx.origin)),
         (
             "file",
-            f"<code>{e(fixture_location(fx.file))}:{e(fx.line)}</code>"  # the repository's, not the machine's
+            f"<code>{e(fx.file)}:{e(fx.line)}</code>"
             + (f' · <a href="{e(_LINKS.page(exported))}">as JSON, in the export</a>' if exported else ""),
         ),
     ]

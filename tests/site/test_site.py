@@ -250,16 +250,3 @@ def test_a_rebuild_replaces_the_site_and_a_foreign_folder_is_refused(tmp_path, c
     assert (foreign / "index.html").read_text(encoding="utf-8") == "someone's page"
     build_site(foreign, fixtures, force=True)
     assert (foreign / MARKER).is_file()
-
-
-def test_a_fixture_page_says_where_the_fixture_is_in_its_repository(corpus):
-    """Loaded from outside the clone, a fixture's file is a path of the machine; its page
-    names it as the repository does (``scenarios/rule-text/layout.yaml:43``)."""
-    from horserace.resources.paths import source_root
-    from horserace.site.fixture_pages import fixture_page
-
-    base = next(fx for fx in corpus.fixtures if fx.kind == "layout")
-    absolute = replace(base, file=str(source_root() / base.file))
-    page = fixture_page(absolute, make_catalogue([absolute])).text
-    assert f"<code>scenarios/rule-text/{Path(base.file).name}:{base.line}</code>" in page
-    assert str(source_root()) not in page
