@@ -33,6 +33,7 @@ __all__ = [
     "format_option",
     "impl_argv",
     "jobs_option",
+    "link_base_option",
     "load_corpus",
     "paths_option",
     "print_load_errors",
@@ -141,6 +142,24 @@ def unwound_by_signals() -> Iterator[None]:
 
 def format_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def _link_base(text: str) -> str:
+    if not text or any(c.isspace() or ord(c) < 32 for c in text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a URL or a relative path (no spaces or control characters)")
+    return text
+
+
+def link_base_option(p: argparse.ArgumentParser) -> None:
+    """``--link-base URL``: where the reports' rule links go (:mod:`horserace.reports.links`)."""
+    p.add_argument(
+        "--link-base",
+        type=_link_base,
+        metavar="URL",
+        help="where the reports link each rule: the folder or URL holding rules.md (BASE/rules.md#anchor), or "
+        "a template with {rule} or {anchor} (https://example.org/rules/{rule}.html); default: the spec relative "
+        "to the report folder inside the clone, else a copy of the rules beside the reports (spec-rules.md)",
+    )
 
 
 def paths_option(p: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
 from horserace.reports.badge import badge_for
 from horserace.reports.causes import run_causes
+from horserace.reports.links import links_for
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, verdict
 from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, run_line, terminal
@@ -49,9 +50,10 @@ def _paths(written: dict[str, Path]) -> dict[str, str]:
     return {k: str(v) for k, v in written.items()}
 
 
-def print_run(run: Run, written: dict[str, Path], out_dir: Path, fmt: str) -> None:
+def print_run(run: Run, written: dict[str, Path], out_dir: Path, fmt: str, link_base: str | None = None) -> None:
     """One run: the terminal summary, where the reports and the badge are (or, with
-    ``--format json``, the footer, the rows per rule and the reports' paths)."""
+    ``--format json``, the footer, the rows per rule and the reports' paths); its rule
+    links are the report folder's, as seen from the working folder."""
     if fmt == "json":
         rows = per_rule(run.results)
         said = {
@@ -65,7 +67,8 @@ def print_run(run: Run, written: dict[str, Path], out_dir: Path, fmt: str) -> No
         return
     header = {**run.header}
     header.setdefault("implementation", None)
-    write_out(terminal(header, run.results, run.footer))
+    links = links_for(out_dir, link_base).seen_from(str(out_dir))
+    write_out(terminal(header, run.results, run.footer, links=links))
     where = written.get("html") or written.get("markdown")
     write_out(f"reports in {out_dir}/ (HTML: {where})")
     write_out("\n".join([*_badge(run, written), SHIELDS_NOTE]))

@@ -23,6 +23,7 @@ It behaves as a pytest plugin should:
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -182,13 +183,22 @@ class FixtureItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HorseRaceFailure):
+            from horserace.resources.locations import fixture_location  # noqa: PLC0415  (start-up: as above)
+
             fx = self.fixture
-            return f"{fx.id} ({fx.primary_rule}) {fx.file}:{fx.line}: {fx.description}\n{excinfo.value}"
+            where = fixture_location(fx.file)  # the repository's, as conform's reports say it
+            return f"{fx.id} ({fx.primary_rule}) {where}:{fx.line}: {fx.description}\n{excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
-    def reportinfo(self) -> tuple[str, int, str]:
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """The fixture's location as conform's reports give it (its repository's:
+        ``scenarios/rule-text/layout.yaml``), under pytest's root folder, so that pytest
+        shows it relative to that root as it shows its own tests, not as a path of the
+        machine (a wheel's site-packages)."""
+        from horserace.resources.locations import fixture_location  # noqa: PLC0415  (start-up: as above)
+
         return (
-            self.fixture.file,
+            self.config.rootpath / fixture_location(self.fixture.file),
             self.fixture.line - 1,
             f"{self.fixture.id} [{self.fixture.kind}] {self.fixture.primary_rule}",
         )

@@ -33,6 +33,7 @@ from horserace.reports.badge import badge_for, badge_svg
 from horserace.reports.causes import run_causes
 from horserace.reports.escape import for_html
 from horserace.reports.html import OUTCOME_ORDER, anchor, fixture_section, page_start
+from horserace.reports.links import Links
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, scope, verdict
 from horserace.resources.documents import load_rules
@@ -444,9 +445,12 @@ def _opened(run: Run) -> list[dict[str, Any]]:
     return [r for r in run.results if r["status"] not in PASSING or r["status"] == Status.XFAIL]
 
 
-def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None = None) -> str:
+def render_comparison(
+    runs: Sequence[Run], folders: Sequence[str | None] | None = None, *, links: Links | None = None
+) -> str:
     """The comparison page of ``runs``; ``folders`` (relative to the page) hold each
-    run's own reports, linked from the page (``None``: no link)."""
+    run's own reports, linked from the page (``None``: no link); rule references as
+    ``links`` says."""
     folders = list(folders) if folders is not None else [None] * len(runs)
     labels = _labels(runs)
     rows = fixture_rows(runs)
@@ -508,7 +512,7 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
         elif not failing:
             out.append('<p class="notice">No failures.</p>')
         causes = run_causes(run.results)
-        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes) for r in failing]
+        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes, links=links) for r in failing]
     out += [
         '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
         '<button type="submit">close</button></form><div id="viewer-body"></div></dialog>',

@@ -18,6 +18,7 @@ from horserace.engine.tiles import PIPS, parse_tile
 from horserace.quality.diagnosis import Causes
 from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import for_html
+from horserace.reports.links import Links, location
 from horserace.reports.summary import (
     PASSING,
     implementation_name,
@@ -368,7 +369,9 @@ def _differences_table(record: dict) -> str:
     )
 
 
-def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes | None = None) -> str:
+def fixture_section(
+    record: dict, anchor: str, *, who: str = "", causes: Causes | None = None, links: Links | None = None
+) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
     drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
     rules = record.get("rules") or [record.get("rule", "")]
@@ -382,7 +385,7 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
         + "</h3>",
         f'<p class="description">{_e(record.get("description", ""))}</p>',
         '<table class="meta">'
-        f"<tr><td>file</td><td><code>{_e(record.get('file', '?'))}:{_e(record.get('line', '?'))}</code></td></tr>"
+        f"<tr><td>file</td><td><code>{_e(location(record))}</code></td></tr>"
         f"<tr><td>rules</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in rules)} "
         f"(primary: <code>{_e(record.get('rule', ''))}</code>)</td></tr>",
     ]
@@ -409,7 +412,7 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
 
     if record.get("kind") == "illegal":
         parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
-    parts.append(_rule_text(str(record.get("rule", ""))))
+    parts.append(_rule_text(str(record.get("rule", "")), links))
     if record.get("why"):
         parts.append(
             "<details open><summary>Why these are the expected values</summary>"
@@ -552,14 +555,14 @@ def _refusals_section(results: list[dict], anchors: dict[str, str]) -> str:
     )
 
 
-def _rule_text(rule_id: str) -> str:
+def _rule_text(rule_id: str, links: Links | None = None) -> str:
     """The primary rule's text, folded, with where it is in the specification."""
     rule = load_rules().get(rule_id)
     if rule is None:
         return ""
     return (
         f"<details><summary>{_e(rule.id)}: {_e(rule.title)}</summary>"
-        f'<p class="zero">{_e(rule_where(rule.id))}</p><pre class="why">{_e(rule.text)}</pre></details>'
+        f'<p class="zero">{_e(rule_where(rule.id, links=links))}</p><pre class="why">{_e(rule.text)}</pre></details>'
     )
 
 
@@ -580,8 +583,8 @@ def page_start(title: str, css: str = "") -> list[str]:
     ]
 
 
-def render_html(header: dict, results: list[dict], footer: dict) -> str:
-    """The whole report page."""
+def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: Links | None = None) -> str:
+    """The whole report page; its rule references as ``rule_links`` says."""
     header = header or {}
     footer = footer or {}
     results = [r for r in results or [] if isinstance(r, dict)]
@@ -689,7 +692,7 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             "(or failed as the expectations file expects).</p>"
         )
     for record, place in zip(failing, failing_anchors):
-        out.append(fixture_section(record, place, causes=causes))
+        out.append(fixture_section(record, place, causes=causes, links=rule_links))
 
     out.append(_refusals_section(results, anchors))
     skipped = [r for r in results if r.get("status") == Status.SKIP]

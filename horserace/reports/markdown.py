@@ -15,6 +15,7 @@ from horserace.corpus.status import Status
 from horserace.quality.diagnosis import Causes
 from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import code_span, for_markdown
+from horserace.reports.links import Links, location
 from horserace.reports.summary import (
     PASSING,
     implementation_name,
@@ -29,7 +30,8 @@ from horserace.reports.summary import verdict as run_verdict
 __all__ = ["markdown"]
 
 
-def markdown(header: dict, results: list[dict], footer: dict) -> str:
+def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | None = None) -> str:
+    """The run in Markdown; its rule links go where ``links`` says (default: ``spec/rules.md``)."""
     counts = footer.get("counts", tally(results))
     verdict = run_verdict(header, results, footer).text
     lines = [
@@ -45,7 +47,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
         lines += ["", "The implementation could not be used:", "", *_fenced(str(footer["unusable"]))]
     rows = per_rule(results)
     causes = run_causes(results)
-    lines += _diagnosis(results, causes)
+    lines += _diagnosis(results, causes, links)
     lines += [
         "",
         "## Per rule",
@@ -58,7 +60,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     for row in rows:
         title = for_markdown(row["title"], cell=True)
         lines.append(
-            f"| [{row['rule']}]({rule_where(row['rule'])}) | {title} | {row['passed']} | {row['failed']} | "
+            f"| [{row['rule']}]({rule_where(row['rule'], links=links)}) | {title} | {row['passed']} | {row['failed']} | "
             f"{row['skipped']} | {' '.join(row['failing'])} |"
         )
     failing = [r for r in results if r["status"] not in PASSING]
@@ -67,7 +69,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
         for r in failing:
             lines.append(f"### {r['id']} ({r['rule']}): {r['status']}")
             lines.append("")
-            place = code_span(f"{r['file']}:{r['line']}")
+            place = code_span(location(r))
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
             rule = r["rule"]
             found = fixture_cause(r, causes)
@@ -76,12 +78,12 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
                 by = f" (deviation {found.deviation})" if found.deviation else ""
                 lines += [
                     "",
-                    f"Cause [{cause}]({rule_where(cause)}): {for_markdown(rule_title(cause))}{for_markdown(by)}; "
+                    f"Cause [{cause}]({rule_where(cause, links=links)}): {for_markdown(rule_title(cause))}{for_markdown(by)}; "
                     f"{for_markdown(found.basis)}",
                 ]
             if r.get("kind") == "illegal":
                 lines += ["", for_markdown(refusal_text(r))]
-            lines += ["", f"Rule [{rule}]({rule_where(rule)}): {for_markdown(rule_title(rule))}"]
+            lines += ["", f"Rule [{rule}]({rule_where(rule, links=links)}): {for_markdown(rule_title(rule))}"]
             if r["message"]:
                 lines += ["", *_fenced(r["message"])]
             if r.get("why"):
@@ -95,7 +97,7 @@ def markdown(header: dict, results: list[dict], footer: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _diagnosis(results: list[dict], causes: Causes) -> list[str]:
+def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list[str]:
     """The causes of the failures, most first, and the failures to answer apart."""
     out: list[str] = []
     if causes.lines:
@@ -117,7 +119,7 @@ def _diagnosis(results: list[dict], causes: Causes) -> list[str]:
             title = for_markdown(rule_title(line.rule), cell=True)
             lines_ids = " ".join(line.fixtures[:20]) + (f" (+{line.count - 20})" if line.count > 20 else "")
             out.append(
-                f"| {n} | [{line.rule}]({rule_where(line.rule)}) {title} | {line.count} | "
+                f"| {n} | [{line.rule}]({rule_where(line.rule, links=links)}) {title} | {line.count} | "
                 f"{for_markdown('; '.join(how), cell=True)} | {lines_ids} |"
             )
     if causes.failures:

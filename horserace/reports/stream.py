@@ -29,9 +29,13 @@ __all__ = ["STREAM_SCHEMA", "ResultStream", "read_stream", "records"]
 
 #: The version of the stream's records and of report.json: 2 added each failure's
 #: ``diagnosis``, the ``refusal`` and ``twin`` of illegal fixtures, ``was`` of an
-#: expected failure, the header's ``selection`` and ``schema``.  A stream without
-#: ``schema`` is of version 1 (suite 0.1.0); ``horserace report`` reads both.
-STREAM_SCHEMA = 2
+#: expected failure, the header's ``selection`` and ``schema``; 3 made a result's
+#: ``file`` its location relative to its repository (``scenarios/rule-text/layout.yaml``,
+#: :mod:`horserace.resources.locations`), not to the folder ``conform`` ran in, and never
+#: a path of the machine, and the header's ``command`` the command as given
+#: (``horserace serve`` for the reference engine).  A stream without ``schema`` is of
+#: version 1 (suite 0.1.0); ``horserace report`` reads every version.
+STREAM_SCHEMA = 3
 
 
 class ResultStream:

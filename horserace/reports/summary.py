@@ -13,8 +13,8 @@ from horserace.conformance.scope import Scope
 from horserace.corpus.status import PASSING, Status
 from horserace.engine.ruleset import CANONICAL
 from horserace.errors import ImplementationUnusable
+from horserace.reports.links import Links
 from horserace.resources.documents import Rule, load_rules
-from horserace.resources.paths import display_path, spec_dir
 
 #: The canonical reading of each register field (a hello that leaves a field out follows it).
 CANONICAL_READINGS = CANONICAL.readings
@@ -73,13 +73,10 @@ def _row(rule_id: str, title: str) -> dict[str, Any]:
     return {"rule": rule_id, "title": title, "passed": 0, "failed": 0, "skipped": 0, "primary_failed": 0, "failing": []}
 
 
-def rule_where(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
-    """Where a rule's text is: ``spec/rules.md#anchor``, in the clone or, installed from
-    a wheel, in the package (see :func:`horserace.resources.paths.spec_dir`)."""
-    rules = load_rules() if rules is None else rules
-    rule = rules.get(rule_id)
-    rules_md = display_path(spec_dir() / "rules.md")
-    return f"{rules_md}#{rule.anchor}" if rule else rules_md
+def rule_where(rule_id: str, rules: Mapping[str, Rule] | None = None, links: Links | None = None) -> str:
+    """Where a rule's text is, as a report links it (:mod:`horserace.reports.links`):
+    ``spec/rules.md#anchor`` by default, never a path of the machine."""
+    return (links or Links()).rule(rule_id, rules)
 
 
 def rule_title(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:

@@ -7,6 +7,7 @@ import json
 from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
 from horserace.reports.causes import CAUSES_SHOWN, cause_text, diagnosis_of, failure_text, run_causes
 from horserace.reports.escape import for_terminal
+from horserace.reports.links import Links, location
 from horserace.reports.summary import (
     PASSING,
     difference_text,
@@ -51,7 +52,10 @@ def causes_lines(results: list[dict], limit: int = CAUSES_SHOWN) -> list[str]:
     return lines
 
 
-def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20) -> str:
+def terminal(
+    header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20, links: Links | None = None
+) -> str:
+    """The run for the terminal; rule links as ``links`` says (the report folder's, seen from here)."""
     name = for_terminal(implementation_name(header), one_line=True)
     lines = [f"horserace {header.get('suite')} conformance, protocol {header.get('protocol')}: {name}"]
     if footer.get("unusable"):
@@ -73,7 +77,7 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
         shown += 1
         lines.append(
             for_terminal(
-                f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}",
+                f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {location(r)}: {r['message']}",
                 one_line=True,
             ).rstrip(": ")
         )
@@ -100,7 +104,9 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
         if r.get("kind") == "illegal" and isinstance(r.get("refusal"), dict):
             lines.append(for_terminal(f"    {refusal_text(r)}", one_line=True))
         lines.append(
-            for_terminal(f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'])})", one_line=True)
+            for_terminal(
+                f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'], links=links)})", one_line=True
+            )
         )
         if r.get("why"):
             lines.append(for_terminal(f"    why: {_short(' '.join(r['why'].split()), 100)}", one_line=True))

@@ -15,6 +15,7 @@ from horserace.cli import main
 from horserace.cli._options import impl_argv
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.badge import badge_for
+from horserace.reports.links import RULES_COPY, links_for
 from horserace.reports.runs import load_run
 from horserace.reports.stream import read_stream
 from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, terminal
@@ -34,7 +35,8 @@ def test_each_implementation_gets_its_folder_and_the_page_compares_them(tmp_path
     out = tmp_path / "r"
     impls = ["--impl", _fake("good", "ref@1.0"), "--impl", _fake("settle-wrong", "broken@0.9+dev")]
     assert main(["conform", *SETTLEMENTS, *impls, "--report-dir", str(out)]) == ExitCode.FAILURES
-    assert sorted(p.name for p in out.iterdir()) == ["broken-0.9_dev", "index.html", "ref-1.0"]
+    # the rules beside the comparison page, as beside each run's reports (no spec beside the folder)
+    assert sorted(p.name for p in out.iterdir()) == ["broken-0.9_dev", "index.html", "ref-1.0", RULES_COPY]
     for folder in ("broken-0.9_dev", "ref-1.0"):
         assert sorted(p.name for p in (out / folder).iterdir()) == sorted(REPORT_FILES.values())
     header, results, footer = read_stream(out / "broken-0.9_dev" / "results.jsonl")
@@ -93,7 +95,7 @@ def test_one_implementation_keeps_the_layout_and_the_output_of_one_run(tmp_path,
     header, results, footer = read_stream(out / "results.jsonl")
     badge = badge_for(load_run(out))
     expected = [
-        terminal(header, results, footer),
+        terminal(header, results, footer, links=links_for(out).seen_from(str(out))),
         f"reports in {out}/ (HTML: {out / 'report.html'})",
         *badge_lines(badge, str(out / "badge.svg"), str(out / "badge.json")),
         SHIELDS_NOTE,

@@ -4,8 +4,8 @@ in persistent and in one-shot mode (issue 22): each run ends with the signal's e
 (130, 143, 129) or, signalled after it finished, its own; never a traceback or an internal
 error; never a temporary file left; and whenever the report folder holds a stream, the
 stream is whole (header to footer) and every report and badge is beside it.  A signal
-before the command's handlers are in place kills it by the default action, before it
-has written anything: then there is no report folder at all.
+before the command's handlers are in place, or after they are taken down, kills it by the
+default action: before it has written anything, or after it has written everything.
 
 The delays sweep the whole run: from the interpreter's start-up to after the end, the
 moments in between spread evenly over the time an unsignalled run takes on this machine
@@ -52,8 +52,13 @@ def _start(report: Path, mode: list[str]) -> subprocess.Popen[bytes]:
 
 def _check(report: Path, code: int, err: str, signum: int) -> None:
     assert "Traceback" not in err and "internal error" not in err, err[-800:]
-    if code == -signum:  # killed by the default action, before the command's handlers: nothing begun
-        assert not report.exists(), f"killed by signal {signum} after the report folder was made"
+    if code == -signum:
+        # Killed by the default action (a shell says 128 + the signal): before the
+        # command's handlers were in place, when nothing had begun, or after they were
+        # taken down, when everything was written.
+        if report.exists() and any(report.iterdir()):
+            assert all((report / name).is_file() for name in REPORTS), sorted(p.name for p in report.iterdir())
+            assert not [p for p in report.iterdir() if p.name.startswith(".")]
         return
     assert code in (CODES[signum], ExitCode.OK), (code, err[-800:])
     if not report.exists():

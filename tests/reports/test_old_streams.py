@@ -32,3 +32,24 @@ def test_a_stream_of_0_1_0_is_rendered_and_diagnosed(tmp_path, capsys):
     assert [c["rule"] for c in causes] == ["HR-SETTLE-3"] and causes[0]["count"] == 12
     assert "Diagnosis: the causes, most failures first" in (out / "report.html").read_text()
     assert "| 1 | [HR-SETTLE-3]" in (out / "report.md").read_text()
+
+
+def test_a_stream_of_schema_2_with_paths_of_the_machine_is_rendered_without_them(tmp_path, capsys):
+    """Schema 2 gave a fixture's file as the working folder saw it: absolute when conform
+    ran outside the clone.  The reports of such a stream name the repository's location."""
+    from horserace.resources.paths import source_root
+
+    lines = OLD.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    records[0]["schema"] = 2
+    for r in records[1:-1]:
+        r["file"] = str(source_root() / r["file"])
+    stream = tmp_path / "results.jsonl"
+    stream.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "out"
+    assert main(["report", str(stream), "--out", str(out)]) == ExitCode.OK
+    assert str(source_root()) not in capsys.readouterr().out
+    for name in ("report.md", "report.html", "junit.xml", "report.json"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert str(source_root()) not in text, name
+        assert "scenarios/rule-text/settlement.yaml:" in text or "scenarios/rule-text/play" in text, name

@@ -50,7 +50,7 @@ def test_junit_has_one_case_per_fixture_with_failures_by_rule(report):
 
 def test_markdown_and_json_carry_the_rule_table(report):
     text = (report / "report.md").read_text()
-    assert "| [HR-SETTLE-1](spec/rules.md#hr-settle-1-" in text and "NOT CONFORMANT: " in text
+    assert "| [HR-SETTLE-1](spec-rules.md#hr-settle-1-" in text and "NOT CONFORMANT: " in text
     doc = json.loads((report / "report.json").read_text())
     assert {row["rule"] for row in doc["rules"]} >= {"HR-SETTLE-1"}
     assert doc["footer"]["conformant"] is False

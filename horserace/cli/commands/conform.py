@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from horserace.cli._options import (
     format_option,
     impl_argv,
     jobs_option,
+    link_base_option,
     load_corpus,
     paths_option,
     print_load_errors,
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from horserace.reports.runs import Run
     from horserace.reports.stream import ResultStream
 
-__all__ = ["NAME", "register", "run"]
+__all__ = ["NAME", "register", "run", "shown_command"]
 
 NAME = "conform"
 
@@ -132,6 +134,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run nothing: say which fixtures would run and why each other one is skipped (the implementation "
         "is started for its hello only); with --format json, as JSON",
     )
+    link_base_option(p)
     format_option(p)
 
 
@@ -150,6 +153,7 @@ def _run(args: argparse.Namespace) -> int:
     from horserace.conformance.runner import Options
 
     argvs = [impl_argv(impl) for impl in args.impl or [None]]
+    args.commands = [shown_command(impl) for impl in args.impl or [None]]
     if args.update_expectations:
         if args.expectations and args.expectations != args.update_expectations:
             raise UsageError(
@@ -250,16 +254,23 @@ def _list(argvs: list[list[str]], fixtures: list[Fixture], options: Options, arg
 
     from horserace.cli._options import write_out
     from horserace.conformance.runner import plan
+    from horserace.resources.locations import fixture_location
 
     listed: list[dict[str, Any]] = []
     for argv in argvs:
         hello, reasons = plan(argv, fixtures, options)
         listed.append(
             {
-                "command": " ".join(argv),
+                "command": args.commands[len(listed)],
                 "implementation": hello,
                 "fixtures": [
-                    {"id": fx.id, "kind": fx.kind, "rule": fx.primary_rule, "file": fx.file, "line": fx.line}
+                    {
+                        "id": fx.id,
+                        "kind": fx.kind,
+                        "rule": fx.primary_rule,
+                        "file": fixture_location(fx.file, args.paths or ()),
+                        "line": fx.line,
+                    }
                     | ({"skip": reason} if reason else {"run": True})
                     for fx, reason in zip(fixtures, reasons)
                 ],
@@ -306,7 +317,7 @@ def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argpa
     done = _conform(argv, fixtures, options, args, out_dir / STREAM_NAME)
     if args.write_expectations and done.stopped is None:
         write_expectations(args.write_expectations, done.run.results, expected)
-    print_run(done.run, done.written, out_dir, args.format)
+    print_run(done.run, done.written, out_dir, args.format, args.link_base)
     if args.update_expectations and done.stopped is None:
         pruned = prune_expectations(args.update_expectations, done.run.results, expected)
         if args.format != "json":
@@ -345,7 +356,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, 
     runs = [one.run for one in done]
     started = time.time()
     try:
-        page = write_comparison(runs, out_dir, folders)
+        page = write_comparison(runs, out_dir, folders, args.link_base)
     except EnvironmentFailure:
         _remove_stale(out_dir, started, (COMPARISON_PAGE,))
         raise
@@ -389,14 +400,14 @@ def _conform(
         "timeout": args.timeout,
         "jobs": args.jobs,
         "strict_rule_ids": args.strict_rule_ids,
-        "expectations": args.expectations,
+        "expectations": _shown_path(args.expectations) if args.expectations else None,
         "require_all": args.require_all,
         "lenient_expectations": _lenient(args),
     }
     if args.max_fail is not None:
         run_options["max_fail"] = args.max_fail
     header: dict[str, Any] = {
-        "command": " ".join(argv),
+        "command": args.commands[of[0] - 1 if of else 0],
         "mode": "one-shot" if args.one_shot else "persistent",
         "options": run_options,
         "fixtures": len(fixtures),
@@ -413,7 +424,9 @@ def _conform(
     try:
         stream = ResultStream(stream_path, header, scratch=Path(args.report_dir) if place else None)
         with stream:
-            _run_into(stream, argv, fixtures, options, bar, [0], args.require_all, place, _lenient(args))
+            _run_into(
+                stream, argv, fixtures, options, bar, [0], args.require_all, place, _lenient(args), args.paths or ()
+            )
     except (KeyboardInterrupt, Stopped) as exc:
         # The stream was finished as interrupted on the way out (or is, below, if the
         # signal came before its block began); the implementations are stopped, and every
@@ -438,13 +451,39 @@ def _conform(
     with deferred_signals(reraise=False) as held:
         try:
             run = Run(*read_stream(final), final)
-            written = write_run(run, final.parent)
+            written = write_run(run, final.parent, args.link_base)
         except EnvironmentFailure:
             _remove_stale(final.parent, started)
             raise
     if stopped is None and held.signum is not None:
         stopped = KeyboardInterrupt() if held.signum == signal.SIGINT else Stopped(held.signum)
     return _Done(run, written, stopped)
+
+
+def shown_command(impl: str | None) -> str:
+    """The implementation's command as the reports say it: as given (``horserace serve``
+    for the reference engine, not the interpreter's path), each word that is an absolute
+    path inside the working folder made relative to it."""
+    import shlex
+
+    if impl is None:
+        return "horserace serve"
+    try:
+        words = shlex.split(impl)
+    except ValueError:
+        return impl
+    shown = [_shown_path(word) for word in words]
+    return impl if shown == words else shlex.join(shown)
+
+
+def _shown_path(word: str) -> str:
+    """An absolute path inside the working folder, relative to it; any other word as given."""
+    if os.path.isabs(word):
+        try:
+            return Path(word).relative_to(Path.cwd()).as_posix()
+        except ValueError:
+            pass
+    return word
 
 
 def _lenient(args: argparse.Namespace) -> bool:
@@ -478,12 +517,16 @@ def _run_into(
     require_all: bool = False,
     place: Callable[[dict[str, Any]], Path] | None = None,
     lenient: bool = False,
+    given: Sequence[str] = (),
 ) -> None:
     """Run the fixtures, every outcome into ``stream``, and finish it with the verdict;
-    ``place`` names the stream's path from the hello."""
+    ``place`` names the stream's path from the hello; each fixture's ``file`` is its
+    location (:func:`~horserace.resources.locations.fixture_location`; ``given``: the
+    paths of the command line), never a path of the machine."""
     from horserace.conformance.runner import conformant, counts
     from horserace.conformance.runner import run as run_fixtures
     from horserace.quality.diagnosis import Diagnoser
+    from horserace.resources.locations import fixture_location
 
     diagnoser = Diagnoser()
 
@@ -493,7 +536,9 @@ def _run_into(
             stream.path = place(hello)
 
     def on_outcome(outcome: Outcome) -> None:
-        stream.add(diagnoser.record_of(outcome))
+        record = diagnoser.record_of(outcome)
+        record["file"] = fixture_location(str(record.get("file", "")), given)
+        stream.add(record)
         done[0] += 1
         if bar:
             width = 30

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from horserace.cli._options import REPORT_DIR, format_option
+from horserace.cli._options import REPORT_DIR, format_option, link_base_option
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DIR",
         help=f"where the reports go (default: the stream's folder; for several, ./{REPORT_DIR})",
     )
+    link_base_option(p)
     format_option(p)
 
 
@@ -54,11 +55,11 @@ def run(args: argparse.Namespace) -> int:
         assert run_one.source is not None
         out_dir = Path(args.out) if args.out else run_one.source.parent
         writable_folder(out_dir, "--out")
-        print_run(run_one, write_run(run_one, out_dir), out_dir, args.format)
+        print_run(run_one, write_run(run_one, out_dir, args.link_base), out_dir, args.format, args.link_base)
         return ExitCode.OK
     out_dir = Path(args.out or REPORT_DIR)
     writable_folder(out_dir, "--out")
     folders = unique_folders(folder_name(one.hello, f"impl-{n}") for n, one in enumerate(runs, 1))
-    written = [write_run(one, out_dir / folder) for one, folder in zip(runs, folders)]
-    print_runs(runs, written, write_comparison(runs, out_dir, folders), args.format)
+    written = [write_run(one, out_dir / folder, args.link_base) for one, folder in zip(runs, folders)]
+    print_runs(runs, written, write_comparison(runs, out_dir, folders, args.link_base), args.format)
     return ExitCode.OK
