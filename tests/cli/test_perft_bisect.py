@@ -11,6 +11,7 @@ import random
 import shlex
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,7 @@ from horserace.resources.paths import perft_tables
 from tests.quality.served import served_argv
 
 REFERENCE = "horserace serve"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def perft_json(capsys, *argv: str, code: ExitCode = ExitCode.OK) -> dict:
@@ -339,3 +341,72 @@ def test_a_table_is_a_position_counted_at_any_depth(capsys):
     doc = perft_json(capsys, "table:seed-2-partnership", "--depth", "6")
     assert doc["nodes"] == table["nodes"]["6"]
     assert perft_json(capsys, "table:seed-2-partnership", "--depth", "3", "--impl", REFERENCE)["agree"] is True
+
+
+def test_ctrl_c_while_the_implementation_counts_stops_it(tmp_path):
+    """SIGINT to the command while the implementation holds the request: exit 130, and
+    the implementation's process is gone (the runner's supervision kills it)."""
+    import signal
+    import subprocess
+    import time
+
+    pid_file = tmp_path / "pid"
+    impl = _script(
+        tmp_path,
+        f"""
+        import os, sys, time
+        sys.stdin.readline()
+        print({HELLO.replace("KINDS", '["perft"]')!r}, flush=True)
+        sys.stdin.readline()
+        open({str(pid_file)!r} + ".tmp", "w").write(str(os.getpid()))
+        os.rename({str(pid_file)!r} + ".tmp", {str(pid_file)!r})
+        time.sleep(120)
+        """,
+    )
+    command = subprocess.Popen(
+        [sys.executable, "-m", "horserace", "perft", "K5N2P7", "--depth", "2", "--impl", impl],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists():  # the request has reached the implementation
+            assert command.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        command.send_signal(signal.SIGINT)
+        _, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == ExitCode.INTERRUPTED and "interrupted" in err and "Traceback" not in err
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
+
+
+def test_an_independent_implementation_counts_the_written_positions_as_the_reference(monkeypatch):
+    """The claim behind writing a position after --moves: a continuation that cannot be
+    given up is played on as a fresh turn of the same seat.  The Python example, written
+    from the spec alone (its deliberate error off), counts every written position of the
+    random walks under the canonical readings, continuations among them, as the reference
+    engine does, through the protocol."""
+    from horserace.conformance.perft import one_off_fixture
+    from horserace.conformance.runner import Options, run
+    from horserace.corpus.status import Status
+
+    monkeypatch.setenv("HORSERACE_EXAMPLE_CORRECT", "1")
+    fixtures, continuing = [], 0
+    for position, moves, ruleset in _random_descents(3):
+        descent = positions.descend(position, moves, ruleset)
+        if ruleset.variants or descent.written is None:  # the example plays the canonical readings
+            continue
+        continuing += descent.hand.continuing
+        counted = positions.count(descent.written, 3, ruleset)
+        fixtures.append(
+            one_off_fixture(descent.written, 3, ruleset, {"nodes": counted.nodes, "divide": counted.divide})
+        )
+    assert len(fixtures) >= 40 and continuing >= 5, (len(fixtures), continuing)
+    example = [sys.executable, str(ROOT / "examples" / "python" / "horse_race.py")]
+    outcomes = run(example, fixtures, Options(timeout=60))
+    assert [o.status for o in outcomes] == [Status.PASS] * len(fixtures), [
+        (o.fixture.input.get("layout"), o.message, o.differences[:2]) for o in outcomes if o.status is not Status.PASS
+    ][:3]

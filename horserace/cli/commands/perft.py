@@ -85,7 +85,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         NAME,
         help=HELP[NAME],
         description="Count the move sequences of a given depth from a position (perft), by make and\n"
-        "unmake on the reference engine, and say how long it took.",
+        "unmake on the reference engine, and say how long it took; after named moves (--moves), and beside\n"
+        "an implementation's own count and divide (--impl), the first move on which they differ marked.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -240,7 +241,14 @@ def _position(args: argparse.Namespace):
     found = [fx for fx in corpus.fixtures if fx.id == named.id]
     if not found:
         where = named.file or "the bundled corpus"
-        hint = " (a perft table's fixture: give its file, or table:NAME)" if not named.file and perft_tables() else ""
+        hint = ""
+        if not named.file:  # a fixture of a perft table, outside the default corpus?
+            from horserace.resources.paths import display_path
+
+            for name, path in perft_tables().items():
+                if f"id: {named.id}\n" in path.read_text(encoding="utf-8"):
+                    hint = f" (it is in the perft table {name}: give {display_path(path)}#{named.id})"
+                    break
         raise UsageError(f"horserace perft: no fixture {named.id} in {where}{hint}")
     return positions.from_fixture(found[0])
 
