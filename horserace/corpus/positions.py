@@ -1,6 +1,6 @@
 """Positions to count from, by name, as ``horserace perft`` takes them (chess perft tools
 take a FEN or a named position): a perft fixture (``FILE#ID``, or the ID of a fixture of
-the bundled corpus), or a seeded deal (``seed:N[:players=P][:partnership]``, the deal of
+the bundled corpus), a perft table (``table:NAME``, its deepest fixture), or a seeded deal (``seed:N[:players=P][:partnership]``, the deal of
 ``horserace play --seed N --players P``, its opener drawn by lot).
 
 Every position is a perft fixture's ``input`` (spec/fixture-format.md: the table and the
@@ -11,26 +11,32 @@ fixture's ``expected`` holds.
 
 from __future__ import annotations
 
+import difflib
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from horserace.corpus.fixture import Fixture
-from horserace.corpus.observers import perft_observations, perft_position
+from horserace.corpus.observers import decision_name, perft_observations, perft_position
 from horserace.engine.hand import Hand
+from horserace.engine.layout import PORT_NAMES
 from horserace.engine.match import Match
-from horserace.engine.perft import Progress
+from horserace.engine.perft import DRAW, Decision, Progress, decisions, make_decision
 from horserace.engine.ruleset import CANONICAL, Ruleset
 from horserace.engine.tiles import NAMES
 from horserace.errors import UsageError
 
 __all__ = [
     "Count",
+    "Descent",
     "FixtureName",
     "Position",
     "SeedName",
+    "TableName",
     "count",
+    "descend",
     "from_fixture",
     "from_seed",
     "parse_position",
@@ -44,6 +50,14 @@ class FixtureName:
 
     id: str
     file: str | None = None
+
+
+@dataclass(frozen=True)
+class TableName:
+    """A perft table by name (``table:seed-1-players-3``): the position of its fixtures,
+    at its deepest depth."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -75,8 +89,10 @@ _SEED = re.compile(r"seed:(?P<seed>\d+)(?P<options>(?::[a-z]+(?:=\d+)?)*)")
 _OPTION = re.compile(r":(?P<name>[a-z]+)(?:=(?P<value>\d+))?")
 
 
-def parse_position(text: str) -> FixtureName | SeedName:
+def parse_position(text: str) -> FixtureName | SeedName | TableName:
     """What a POSITION of the command line names (a :class:`UsageError` if nothing)."""
+    if text.startswith("table:"):
+        return TableName(text.removeprefix("table:"))
     seed = _SEED.fullmatch(text)
     if seed:
         players, partnership = 2, False
@@ -98,8 +114,8 @@ def parse_position(text: str) -> FixtureName | SeedName:
         raise UsageError(f"{text}: give the fixture file before '#' (FILE#ID)")
     if not re.fullmatch(r"[0-9A-Z]{6}", fixture_id):
         raise UsageError(
-            f"{text}: not a position; give a perft fixture (FILE#ID, or the ID of a fixture of the bundled corpus) "
-            "or a seeded deal (seed:N[:players=P][:partnership])"
+            f"{text}: not a position; give a perft fixture (FILE#ID, or the ID of a fixture of the bundled corpus), "
+            "a seeded deal (seed:N[:players=P][:partnership]) or a perft table (table:NAME)"
         )
     return FixtureName(fixture_id, file or None)
 
@@ -145,6 +161,8 @@ class Count:
     nodes: int
     divide: dict[str, int]
     seconds: float
+    #: The moves descended from the position before counting (``--moves``).
+    moves: tuple[str, ...] = ()
 
     @property
     def nodes_per_second(self) -> float | None:
@@ -153,6 +171,7 @@ class Count:
     def to_dict(self, *, with_divide: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "position": self.position.label,
+            "moves": list(self.moves),
             "depth": self.depth,
             "variants": self.ruleset.variants,
             "nodes": self.nodes,
@@ -171,12 +190,111 @@ def count(
     *,
     engine: type[Hand] = Hand,
     progress: Progress | None = None,
+    moves: Sequence[str] = (),
 ) -> Count:
     """``perft(position, depth)`` and its divide, under ``ruleset`` (default: the
-    position's readings) with ``engine`` (the reference engine, a variant or a mutant)."""
+    position's readings) with ``engine`` (the reference engine, a variant or a mutant);
+    with ``moves``, at the position those moves lead to (:func:`descend`)."""
     ruleset = position.ruleset if ruleset is None else ruleset
-    hand = perft_position(position.input, ruleset, engine)
+    hand = descend(position, moves, ruleset, engine).hand if moves else perft_position(position.input, ruleset, engine)
     start = time.perf_counter()
     observed = perft_observations(hand, depth, progress)
     seconds = time.perf_counter() - start
-    return Count(position, depth, ruleset, observed["nodes"], observed["divide"], seconds)
+    return Count(position, depth, ruleset, observed["nodes"], observed["divide"], seconds, tuple(moves))
+
+
+@dataclass(frozen=True)
+class Descent:
+    """Where a list of moves leads from a position: the hand after the last one (before
+    the forced draws and passes that follow it), and that position written as a perft
+    fixture's input, the way the protocol sends a position (``written``), or ``None``
+    with the reason (``unwritten``) where it cannot be: in the middle of a turn that a
+    position given with a layout does not start (:meth:`Hand.starts_a_turn`), or at the
+    end of the hand."""
+
+    moves: tuple[str, ...]
+    hand: Hand
+    written: Position | None
+    unwritten: str = ""
+
+
+def descend(
+    position: Position, moves: Sequence[str], ruleset: Ruleset | None = None, engine: type[Hand] = Hand
+) -> Descent:
+    """Make ``moves`` (perft's move names, those of a divide: ``"[1|4]"``,
+    ``"[1|1] [1|4] low"``, ``"end-turn"``) one after the other from the position, the
+    forced draws and passes between them made as perft makes them.  A move that is not
+    legal where it comes is a :class:`UsageError` naming it, its place in the list and
+    the legal moves there, the closest to it first."""
+    ruleset = position.ruleset if ruleset is None else ruleset
+    hand = perft_position(position.input, ruleset, engine)
+    layout = [dict(entry) for entry in position.input.get("layout", [])]
+    done: list[str] = []
+    for i, given in enumerate(moves, 1):
+        hand.play_forced()
+        legal: dict[str, Decision] = {decision_name(m): m for m in ([] if hand.over else decisions(hand))}
+        name = _canonical_move(given)
+        if name not in legal:
+            raise UsageError(_not_legal(given, i, len(moves), done, hand, list(legal)))
+        move = legal[name]
+        make_decision(hand, move)
+        if not isinstance(move, str):
+            tile_, target, port = move
+            entry: dict[str, Any] = {"tile": NAMES[tile_]}
+            if target is not None and port is not None:
+                entry |= {"target": NAMES[target], "port": PORT_NAMES[port]}
+            layout.append(entry)
+        done.append(name)
+    after = f"{position.label} after {', '.join(done)}" if done else position.label
+    if hand.over:
+        return Descent(tuple(done), hand, None, f"the hand is over after {done[-1]}: one leaf, no move to count")
+    if not hand.starts_a_turn():
+        seat = hand.to_act
+        if hand.may_end_turn():
+            state = "in a continuation it may give up, HRI-2"
+        elif done[-1] == DRAW:
+            state = "it drew by choice and plays on"
+        else:
+            state = "holding a tile drawn in this hand, which HRI-4 whole-hand remembers"
+        why = (
+            f"after {done[-1]} seat {seat} is in the middle of its turn ({state}); a position sent through "
+            "the protocol starts a fresh turn (spec/fixture-format.md, 'A position given with a layout'): "
+            "descend one move more, or compare one move less deep"
+        )
+        return Descent(tuple(done), hand, None, why)
+    inp = {key: position.input[key] for key in ("mode", "seats", "target")}
+    inp |= {
+        "scores": list(hand.scores),
+        "hands": [[NAMES[t] for t in hand.hand_tiles(s)] for s in range(hand.seats)],
+        "boneyard": [NAMES[t] for t in hand.undrawn()],
+        "opener": hand.to_act,
+    }
+    if layout:
+        inp["layout"] = layout
+    return Descent(tuple(done), hand, Position(after, inp, dict(position.variants)))
+
+
+def _canonical_move(text: str) -> str:
+    """A move name as a divide writes it: single spaces, each tile low half first."""
+    words = text.split()
+    for i, word in enumerate(words):
+        found = re.fullmatch(r"\[(\d)\|(\d)\]", word)
+        if found and found[1] > found[2]:
+            words[i] = f"[{found[2]}|{found[1]}]"
+    return " ".join(words)
+
+
+def _not_legal(given: str, index: int, of: int, done: list[str], hand: Hand, legal: list[str]) -> str:
+    where = f"after {', '.join(done)}" if done else "at the position"
+    head = f"horserace perft --moves: move {index} of {of}, {given!r}, is not a legal move {where}"
+    if not legal:
+        return f"{head}: the hand is over there ({hand.reason}), no move is left"
+    name = _canonical_move(given)
+    tile_ = name.split(" ", 1)[0]
+    # The moves of the same tile first (a target or port mistyped), then by likeness.
+    ordered = sorted(
+        legal, key=lambda m: (m.split(" ", 1)[0] != tile_, -difflib.SequenceMatcher(None, name, m).ratio())
+    )
+    return f"{head} (seat {hand.to_act} to act); its {len(legal)} legal move(s), the closest first: " + ", ".join(
+        repr(m) for m in ordered
+    )

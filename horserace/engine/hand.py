@@ -349,6 +349,25 @@ class Hand:
         """Whether the player to act is placing a continuation (HR-TURN-1)."""
         return self._continuing
 
+    def undrawn(self) -> list[Tile]:
+        """The tiles of the boneyard not drawn yet, in draw order (a position written out
+        holds them as its ``boneyard``)."""
+        return self.boneyard[self._next_draw :]
+
+    def starts_a_turn(self) -> bool:
+        """Whether the player to act stands where a position given with a layout starts
+        (spec/fixture-format.md): in a fresh turn, with nothing drawn or pending in it, no
+        pass of a round under way, no continuation it may give up (HRI-2) and no tile held
+        that counts as drawn (HRI-4, ``whole-hand``).  A continuation that cannot be given
+        up is played on as a fresh turn is (the same draws, the same placements), so the
+        position written with the player to act as ``opener`` has the same tree below it."""
+        if self.over or self._pending >= 0 or self._drew or self._passes or self.may_end_turn():
+            return False
+        if self._whole_hand:
+            drawn = self._drawn_mask
+            return not any(held & drawn for held in self.hands)
+        return True
+
     def hand_tiles(self, seat: Seat) -> list[Tile]:
         return tiles_of(self.hands[seat])
 

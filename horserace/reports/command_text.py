@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from horserace.conformance.perft import SideBySide
 from horserace.corpus.compare import format_path
 from horserace.corpus.positions import Count
 from horserace.corpus.replay import Result
@@ -13,7 +14,7 @@ from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.quality.fuzz import Finding, FuzzResult
 from horserace.quality.mutants import MUTANTS, Verdict
 
-__all__ = ["fuzz_text", "mutants_text", "perft_text", "replay_text"]
+__all__ = ["fuzz_text", "mutants_text", "perft_side_by_side_text", "perft_text", "replay_text"]
 
 #: Differences shown per failing fixture; the rest are counted.
 SHOWN_DIFFERENCES = 20
@@ -189,12 +190,17 @@ def mutants_text(verdicts: list[Verdict], fixtures: int) -> str:
     return "\n".join(lines)
 
 
-def perft_text(result: Count, *, divide: bool, mutant: str | None = None) -> str:
-    """A perft count: the position, depth and readings, each first move's share with
-    ``divide``, then the nodes and the time."""
+def _perft_head(result: Count, mutant: str | None) -> str:
     readings = ", ".join(f"{k}={v}" for k, v in result.ruleset.variants.items()) or "canonical readings"
     engine = f", mutant {mutant}" if mutant else ""
-    lines = [f"perft {result.position.label}, depth {result.depth}, {readings}{engine}"]
+    after = f" after {', '.join(result.moves)}" if result.moves else ""
+    return f"perft {result.position.label}{after}, depth {result.depth}, {readings}{engine}"
+
+
+def perft_text(result: Count, *, divide: bool, mutant: str | None = None) -> str:
+    """A perft count: the position (and the moves descended), depth and readings, each
+    first move's share with ``divide``, then the nodes and the time."""
+    lines = [_perft_head(result, mutant)]
     if divide:
         width = max((len(name) for name in result.divide), default=0)
         lines += [f"  {name:<{width}}  {n:>12,}" for name, n in result.divide.items()]
@@ -202,4 +208,56 @@ def perft_text(result: Count, *, divide: bool, mutant: str | None = None) -> str
             lines.append("  (the hand is over: no first move)")
     rate = result.nodes_per_second
     lines.append(f"nodes {result.nodes:,} ({result.seconds:.3f} s" + (f", {rate:,.0f} nodes/s)" if rate else ")"))
+    return "\n".join(lines)
+
+
+def _count_cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    text = json.dumps(value)
+    return text if len(text) <= 20 else text[:17] + "..."
+
+
+def perft_side_by_side_text(result: SideBySide, *, mutant: str | None = None, next_command: str | None = None) -> str:
+    """The reference engine's divide beside an implementation's, a row per first move
+    (``*`` where they differ, the first difference named), the nodes, the verdict, and
+    the command that descends the first difference."""
+    ref = result.reference
+    rows = result.rows
+    first = result.first_difference
+    width = max([len("move"), len("nodes"), *(len(r.move) for r in rows)])
+    them = result.name
+    col = max(len("reference"), 12)
+    col2 = max(len(them), 12)
+    lines = [
+        _perft_head(ref, mutant),
+        f"  {'move':<{width}}  {'reference':>{col}}  {them:>{col2}}",
+    ]
+    for r in rows:
+        note = r.note
+        if r == first:
+            note = "first difference" + (f": {note}" if note != "differs" else "")
+        mark = "*" if r.differs else " "
+        cells = f"{mark} {r.move:<{width}}  {_count_cell(r.reference):>{col}}  {_count_cell(r.implementation):>{col2}}"
+        lines.append(f"{cells}  {note}".rstrip())
+    if not rows:
+        lines.append("  (the hand is over: no first move on either side)")
+    if not isinstance(result.divide, dict):
+        lines.append(f"  (the implementation's divide is not an object: {_count_cell(result.divide)})")
+    mark = " " if result.nodes == ref.nodes else "*"
+    lines.append(f"{mark} {'nodes':<{width}}  {_count_cell(ref.nodes):>{col}}  {_count_cell(result.nodes):>{col2}}")
+    if result.agree:
+        lines.append(f"the counts agree ({them}, {ref.nodes:,} nodes)")
+    else:
+        differing = sum(r.differs for r in rows)
+        verdict = f"the counts differ: {differing} of {len(rows)} first move(s)"
+        if first is not None:
+            verdict += f", the first {first.move}"
+        lines.append(verdict)
+        if next_command:
+            lines.append(f"descend it: {next_command}")
+        elif first is not None and first.reference is None:
+            lines.append(f"{them} counts a move the reference engine does not have there: its move generation differs")
     return "\n".join(lines)

@@ -13,6 +13,8 @@ __all__ = [
     "display_path",
     "examples_dir",
     "installed_package",
+    "perft_tables",
+    "perft_tables_dir",
     "rulesets_dir",
     "source_root",
     "spec_dir",
@@ -59,6 +61,19 @@ def examples_dir() -> Path:
     checkout, else the copy an installed wheel carries (``horserace/_examples``)."""
     checkout = source_root() / "examples"
     return checkout if (checkout / "python" / "horse_race.py").is_file() else _bundled("_examples")
+
+
+def perft_tables_dir() -> Path:
+    """The perft tables (``scenarios/generated/perft/``, written by
+    ``tools/perft_tables.py``): in the checkout, else in the installed wheel
+    (``horserace/_scenarios/generated/perft``)."""
+    return default_corpus() / "generated" / "perft"
+
+
+def perft_tables() -> dict[str, Path]:
+    """Each perft table by name (its file's stem: ``seed-1-players-3``), in name order."""
+    folder = perft_tables_dir()
+    return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
 
 
 def rulesets_dir() -> Path:

@@ -5,6 +5,7 @@ carry the licence."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -137,6 +138,21 @@ def test_wheel_carries_the_examples(wheel):
     assert {n for n in names if n.startswith("horserace/_examples/")} == expected
 
 
+def test_wheel_carries_the_perft_tables(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tables = {p.name for p in (ROOT / "scenarios" / "generated" / "perft").glob("*.yaml")}
+    assert len(tables) == 5
+    assert {Path(n).name for n in names if n.startswith("horserace/_scenarios/generated/perft/")} == tables
+
+
+def test_wheel_carries_nothing_the_package_data_does_not_name(wheel):
+    """No cache, no stray file of the checkout: include-package-data is off, so the wheel
+    is the modules and the package data of pyproject.toml."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".DS_Store"))]
+    assert not [n for n in names if n.startswith("horserace/_scenarios/") and not n.endswith((".yaml", ".md"))]
+
+
 def _installed(wheel: Path, target: Path) -> dict[str, str]:
     """Install the wheel into ``target`` alone (no dependencies, no index); the
     environment in which ``python -m horserace`` runs that installation."""
@@ -194,6 +210,55 @@ def test_an_installed_wheel_builds_the_site_without_a_checkout(wheel, tmp_path):
     assert "carries no CHANGELOG.md" in (out / "changelog.html").read_text(encoding="utf-8")
 
 
+def test_an_installed_wheel_finds_the_perft_tables_by_name(wheel, tmp_path):
+    """The README's scenarios/generated/perft is a folder of the checkout: from a wheel
+    the tables are found by name, in the package's data."""
+    site = tmp_path / "installed"
+    env = _installed(wheel, site)
+
+    def horserace(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "horserace", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    listed = horserace("perft", "--tables", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    doc = json.loads(listed.stdout)
+    assert (site / "horserace" / "_scenarios" / "generated" / "perft").samefile(tmp_path / doc["folder"])
+    assert [t["name"] for t in doc["tables"]] == sorted(
+        p.stem for p in (ROOT / "scenarios/generated/perft").glob("*.yaml")
+    )
+    shown = horserace("perft", "--table", "seed-1-players-3", "--format", "json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["nodes"]["11"] == 245_764
+    counted = horserace("perft", "table:seed-1-players-3", "--depth", "4", "--format", "json")
+    assert counted.returncode == 0 and json.loads(counted.stdout)["nodes"] == 121
+    conform = horserace("replay", doc["tables"][0]["file"])
+    assert conform.returncode == 0, conform.stdout + conform.stderr
+
+
+# ---------------------------------------------------------------------- the build
+def test_the_build_prints_no_warning(source_tree, tmp_path):
+    """``python -m build`` (the sdist, then the wheel from it) as a release makes it: no
+    line of setuptools' output is a warning.  Before, a build printed eight (each data
+    folder "absent from the `packages` configuration", include-package-data taking what
+    MANIFEST.in grafted) and three more from MANIFEST.in's global-exclude, which matched
+    nothing in a clean clone.  PYTHONDONTWRITEBYTECODE is the test runner's own setting
+    (setuptools then says byte-compiling is disabled), not a release's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(tmp_path), str(source_tree)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    said = result.stdout + result.stderr
+    warnings = [line for line in said.splitlines() if "warning" in line.lower()]
+    assert warnings == [], "\n".join(warnings)
+    assert len(list(tmp_path.glob("horserace-*.whl"))) == len(list(tmp_path.glob("horserace-*.tar.gz"))) == 1
+
+
 # ---------------------------------------------------------------------- the long description
 def _first_code_block(markdown: str) -> list[str]:
     lines = markdown.splitlines()
@@ -215,7 +280,7 @@ def test_the_long_description_starts_with_what_a_user_types(wheel):
         "horserace examples my-examples/",
     ]
     for document in ("rules.md", "protocol.md", "fixture-format.md", "interpretations.md", "glossary.md"):
-        assert f"](spec/{document})" in body, document
+        assert f"](https://github.com/horserace/horserace/blob/main/spec/{document})" in body, document
     # The repository's README stays the developer's: its first lines are the two commands.
     readme = _first_code_block((ROOT / "README.md").read_text(encoding="utf-8"))
     assert [line.split(" && ")[0] for line in readme] == ["python3 -m venv .venv"] * 2
@@ -226,7 +291,7 @@ def test_the_long_description_starts_with_what_a_user_types(wheel):
 #: What a checkout holds beside the package, that the sdist must hold too: the test suite
 #: (every subfolder), what the tests read (the examples, the tools, the documents), and
 #: the licence.
-SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios")
+SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios", "action")
 SDIST_FILES = ("LICENSE", "README.md", "PYPI.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
 
 
