@@ -29,6 +29,11 @@ __all__ = ["Implementation", "begin_run", "kill_all"]
 STDERR_TAIL_BYTES = 4096
 _EOF = object()
 _TOO_LONG = object()
+#: The leader exited and no answer line is in its output: a process it started may hold
+#: the pipe open, but the implementation is gone.
+_LEADER_EXITED = object()
+#: Without a pidfd (not Linux 5.3+), how often a wait for output looks at the leader.
+_POLL_SECONDS = 0.1
 
 
 #: Every implementation process started and not yet killed, so that an interrupted run
@@ -117,14 +122,27 @@ class _Child:
         self.answer_bytes = 0
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
+        # The leader is this process's child: its exit is seen at once (readable pidfd),
+        # whatever its descendants keep open.
+        try:
+            self._pidfd: int | None = os.pidfd_open(self.proc.pid)
+        except (AttributeError, OSError):
+            self._pidfd = None
         threading.Thread(target=self._read_stderr, daemon=True).start()
         with _LIVE_LOCK:
             _LIVE.add(self)
 
+    def _leader_exited(self, readable: list[int]) -> bool:
+        if self._pidfd is not None:
+            return self._pidfd in readable
+        return self.proc.poll() is not None
+
     def _next_line(self, timeout: float | None):
         """The next line of stdout, read directly with select (no thread hop on the hot
-        path): bytes, or _EOF, or _TOO_LONG; ``None`` when ``timeout`` runs out first."""
+        path): bytes, or _EOF, or _TOO_LONG, or _LEADER_EXITED when the leader has exited
+        and what it wrote holds no further line; ``None`` when ``timeout`` runs out first."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        watch = [self._fd] if self._pidfd is None else [self._fd, self._pidfd]
         while True:
             # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
             # searching the whole buffer each time would cost its square.
@@ -145,10 +163,19 @@ class _Child:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return None
-            ready, _, _ = select.select([self._fd], [], [], remaining)
-            if not ready:
+            wait = remaining if self._pidfd is not None else min(_POLL_SECONDS, remaining or _POLL_SECONDS)
+            ready, _, _ = select.select(watch, [], [], wait)
+            if self._fd in ready:
+                self._take_output()
+            elif self._leader_exited(ready):
+                # What it wrote before it exited is in the pipe already: take it all, and
+                # only if no line is complete is its exit the answer.
+                while select.select([self._fd], [], [], 0)[0] and not self._eof:
+                    self._take_output()
+                if self._buffer.find(b"\n", self._scanned) < 0 and not self._eof:
+                    return _LEADER_EXITED
+            elif self._pidfd is not None and not ready:
                 return None
-            self._take_output()
 
     def _take_output(self) -> None:
         """Read what stdout holds (it is readable) into the buffer, or note its end."""
@@ -254,6 +281,13 @@ class _Child:
             raise ImplementationFailure(
                 "crash", f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", self.stderr_tail()
             )
+        if item is _LEADER_EXITED:
+            raise ImplementationFailure(
+                "crash",
+                f"the implementation exited without answering{self._exit_note()}; a process it started "
+                "still holds its output open",
+                self.stderr_tail(),
+            )
         try:
             return decode(item)
         except AnswerDecodeError as exc:
@@ -290,6 +324,12 @@ class _Child:
         _descendants.reap(doomed)
         with _LIVE_LOCK:
             _LIVE.discard(self)
+        if self._pidfd is not None:
+            try:
+                os.close(self._pidfd)
+            except OSError:
+                pass
+            self._pidfd = None
         for stream in (self._stdin, self._stdout):  # stderr: its reader closes it (see _read_stderr)
             try:
                 stream.close()

@@ -7,6 +7,7 @@ Shared by the reference server (``horserace serve``) and the runner
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from horserace.corpus.fixture import KINDS
 
 __all__ = [
     "KINDS",
+    "MAX_INT_DIGITS",
     "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "AnswerDecodeError",
@@ -53,16 +55,43 @@ def same_major(version: object) -> bool:
 
 class AnswerDecodeError(ValueError):
     """A line that is not a protocol message: not UTF-8, not strict JSON (NaN and
-    Infinity are not JSON), nested too deep to decode, or a lone surrogate where the
-    value matters."""
+    Infinity are not JSON, nor a number beyond a 64-bit float such as ``1e400``), an
+    integer of more than :data:`MAX_INT_DIGITS` digits, nested too deep to decode, or a
+    lone surrogate where the value matters."""
 
 
 def _not_json(constant: str) -> None:
     raise AnswerDecodeError(f"not strict JSON: {constant} (strict parsers refuse it)")
 
 
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent, which must fit a 64-bit float:
+    ``1e400`` would be infinity, which no strict JSON writer can write back."""
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise AnswerDecodeError(f"not a number JSON can hold: {shown} is beyond a 64-bit float")
+    return value
+
+
+#: The most digits an integer of a message may have (Python's own limit on turning text
+#: into an integer is 4,300; a count of the protocol has a few).
+MAX_INT_DIGITS = 4000
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        raise AnswerDecodeError(
+            f"an integer of {len(text) - text.startswith('-'):,} digits (at most {MAX_INT_DIGITS:,})"
+        )
+    return int(text)
+
+
 #: One strict decoder for every line (json.loads with a hook would build one per call).
-_DECODER = json.JSONDecoder(parse_constant=_not_json)
+_DECODER = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite)
+#: For a line long enough to hold an integer of too many digits: every integer checked
+#: (a call per integer, which the usual short line does not pay).
+_LONG_DECODER = json.JSONDecoder(parse_constant=_not_json, parse_float=_finite, parse_int=_bounded_int)
 #: A UTF-16 surrogate written as an escape; json.loads joins a valid pair into one
 #: character and leaves a lone one as it is, which no UTF-8 writer can write.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -85,7 +114,7 @@ def decode(line: bytes) -> dict[str, Any]:
             f"too large to decode: up to {containers:,} arrays and objects (at most {MAX_CONTAINERS:,})"
         )
     try:
-        message = _DECODER.decode(text)
+        message = (_LONG_DECODER if len(text) > MAX_INT_DIGITS else _DECODER).decode(text)
     except RecursionError:
         raise AnswerDecodeError("nested too deep to decode") from None
     except AnswerDecodeError:

@@ -135,7 +135,7 @@ def _played(run: Run) -> str:
 def endpoint_json(badge: Badge) -> str:
     """The shields.io endpoint file (https://shields.io/badges/endpoint-badge)."""
     document = {"schemaVersion": 1, "label": badge.label, "message": badge.message, "color": badge.color}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _width(text: str) -> float:

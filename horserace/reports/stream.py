@@ -79,8 +79,8 @@ class ResultStream:
         try:
             if not self._header_written:
                 self._header_written = True
-                self._file.write(json.dumps(self.header, ensure_ascii=False) + "\n")
-            self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._file.write(json.dumps(self.header, ensure_ascii=False, allow_nan=False) + "\n")
+            self._file.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
         except OSError as exc:
             self._fail(exc)
 

@@ -56,11 +56,16 @@ def write_run(run: Run, out_dir: Path, link_base: str | None = None) -> dict[str
         written["jsonl"] = atomic_write(target, run.source.read_bytes().decode("utf-8"))
     else:
         lines = [header, *results, footer]
-        written["jsonl"] = atomic_write(target, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines))
+        written["jsonl"] = atomic_write(
+            target, "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in lines)
+        )
     badge = badge_for(run)
     links = links_for(out_dir, link_base)
     for name, text in (
-        ("json", json.dumps(json_report(header, results, footer), indent=2, ensure_ascii=False) + "\n"),
+        (
+            "json",
+            json.dumps(json_report(header, results, footer), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
+        ),
         ("junit", junit_xml(header, results, footer, links=links)),
         ("markdown", markdown(header, results, footer, links=links)),
         ("html", render_html(header, results, footer, rule_links=links)),

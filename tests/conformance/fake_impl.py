@@ -91,6 +91,9 @@ def main() -> None:
                 reply["name"] = "fake \ud800 engine"
             if MODE == "nan-hello":
                 reply["score"] = float("nan")
+            if MODE == "huge-number-hello":  # 1e400: a float beyond a double, infinity to a lenient parser
+                out((json.dumps(reply)[:-1] + ', "score": 1e400}\n').encode())
+                continue
             if MODE == "no-kinds":
                 reply["kinds"] = []
             if MODE == "settlement-only":
@@ -126,6 +129,18 @@ def main() -> None:
                     time.sleep(3600)
                 os._exit(0)
             time.sleep(0.2)  # the daemon is up
+            os._exit(3)
+        if MODE == "leader-exits-every" and n % int(ARG) == 0:
+            # A helper that leaves the session keeps stdout and stderr open, then the
+            # leader exits without answering: every ARG-th request of the run (n counts
+            # across restarts, with FAKE_COUNT_FILE).
+            if os.fork() == 0:
+                os.setsid()
+                if PID_FILE:
+                    with open(PID_FILE, "a") as f:
+                        f.write(f"{os.getpid()}\n")
+                time.sleep(3600)
+                os._exit(0)
             os._exit(3)
         if MODE == "skip-one" and seq_fixture == ARG:  # no answer to this request; later ones are answered
             continue
@@ -169,6 +184,10 @@ def main() -> None:
             continue
         if MODE == "nan" and seq_fixture == ARG and reply["type"] == "result":
             reply["observations"]["x"] = float("nan")  # json.dumps writes a bare NaN
+        if MODE in ("huge-number", "long-integer") and seq_fixture == ARG and reply["type"] == "result":
+            number = b"-1e400" if MODE == "huge-number" else b"9" * 5000
+            out(json.dumps(reply)[:-1].encode() + b', "x": ' + number + b"}\n")
+            continue
         if MODE == "control-message" and seq_fixture == ARG:  # a screen clear and a fake verdict
             sys.stderr.write("\x00\x1b[31mred\x1b[0m\n")
             sys.stderr.flush()

@@ -112,3 +112,34 @@ def test_a_daemon_in_its_own_session_is_found_by_its_mark_in_process(tmp_path, m
     while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert [pid for pid in daemons if _alive(pid)] == []
+
+
+@pytest.mark.parametrize("one_shot", [False, True], ids=["persistent", "one-shot"])
+def test_a_leader_that_exits_is_a_crash_at_once_whatever_its_helper_holds_open(tmp_path, monkeypatch, one_shot):
+    """Issue 22: the leader exits without answering every third request, its helper (in
+    a session of its own) keeping the pipes open.  The runner is the leader's parent and
+    sees the exit at once: each such fixture is a ``crash`` that says so, never a
+    ``timeout`` waited out (``--timeout 30``: a wait would be one), and the helpers are
+    ended.  Shown to fail before the leader was watched (each a timeout of 30 s)."""
+    import time
+
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PID_FILE", str(pids))
+    monkeypatch.setenv("FAKE_COUNT_FILE", str(tmp_path / "count"))
+    report = tmp_path / "report"
+    mode = ["--one-shot"] if one_shot else []
+    impl = f"{sys.executable} {FAKE} leader-exits-every 3"
+    argv = ["conform", "--impl", impl, "--report-dir", str(report), "--timeout", "30", *mode, *SUBSET]
+    assert main(argv) == ExitCode.FAILURES
+    _, records, _ = read_stream(report / "results.jsonl")
+    statuses = [r["status"] for r in records]
+    crashes = [r for r in records if r["status"] == "crash"]
+    assert "timeout" not in statuses and len(crashes) >= len(records) // 4
+    assert all("exited without answering (exit status 3)" in r["message"] for r in crashes)
+    assert set(statuses) <= {"pass", "crash", "skip"}
+    daemons = [int(line) for line in pids.read_text().split()]
+    assert len(daemons) >= len(crashes)
+    deadline = time.monotonic() + 2
+    while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in daemons if _alive(pid)] == []

@@ -87,6 +87,8 @@ CASES = [
     # Answers that a lenient parser would take but are no protocol message.
     Case("deep", LAYOUT, broken={LAYOUT: ("crash", "nested too deep")}),
     Case("nan", LAYOUT, broken={LAYOUT: ("crash", "not strict JSON: NaN")}),
+    Case("huge-number", LAYOUT, broken={LAYOUT: ("crash", "-1e400 is beyond a 64-bit float")}),
+    Case("long-integer", LAYOUT, broken={LAYOUT: ("crash", "an integer of 5,000 digits (at most 4,000)")}),
     Case("surrogate-observations", LAYOUT, broken={LAYOUT: ("crash", "lone surrogate")}),
     Case("non-utf8", LAYOUT, broken={LAYOUT: ("crash", "not UTF-8")}),
     Case("non-json", LAYOUT, broken={LAYOUT: ("crash", "not JSON")}),
@@ -122,6 +124,7 @@ CASES = [
     # Handshakes that make the implementation unusable (exit 3, reports still written).
     Case("deep-hello", exit=3),
     Case("nan-hello", exit=3),
+    Case("huge-number-hello", exit=3, terminal_has="beyond a 64-bit float"),
     Case("other-protocol", exit=3),
     Case("hang-handshake", exit=3),
     Case("surrogate-hello", exit=0, name_has="fake \ufffd engine [lone surrogates replaced by U+FFFD]"),
