@@ -32,9 +32,17 @@ from horserace.corpus.status import PASSING, Status
 from horserace.reports.badge import badge_for, badge_svg
 from horserace.reports.causes import run_causes
 from horserace.reports.escape import for_html
-from horserace.reports.html import OUTCOME_ORDER, anchor, fixture_section, page_start
+from horserace.reports.html import (
+    OUTCOME_ORDER,
+    anchor,
+    drawings_legend,
+    fixture_section,
+    page_start,
+    rules_cited,
+)
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, scope, verdict
+from horserace.reports.svg import legend_html
 from horserace.resources.documents import load_rules
 
 __all__ = ["FixtureRow", "disagreements", "fixture_rows", "render_comparison", "trends"]
@@ -84,13 +92,14 @@ _SCRIPT = """
   const outcome = document.getElementById("filter-outcome");
   const count = document.getElementById("filter-count");
   const words = (value) => (value || "").split(" ").filter(Boolean);
+  const texts = new Map(rows.map((row) => [row, `${row.textContent} ${row.dataset.text || ""}`.toLowerCase()]));
   function matches(row, needle) {
     const d = row.dataset;
     if (rule.value && !words(d.rules).includes(rule.value)) return false;
     if (kind.value && d.kind !== kind.value) return false;
     if (outcome.value === "disagree" && d.disagree !== "yes") return false;
     if (outcome.value && outcome.value !== "disagree" && !words(d.outcomes).includes(outcome.value)) return false;
-    return !needle || d.text.includes(needle);
+    return !needle || texts.get(row).includes(needle);
   }
   function apply() {
     const needle = text.value.trim().toLowerCase();
@@ -405,15 +414,16 @@ def _fixture_table(
                     f'<td class="cell"><a class="status {_e(r["status"])} open-failure" href="#{_e(where)}" '
                     f'title="{_e(labels[n])}: expected against actual">{_e(r["status"])}</a></td>'
                 )
-        words = " ".join(
-            [row.id, row.description, *row.rules, row.kind, *(r["message"] for r in row.results if r is not None)]
-        ).lower()
+        # What the filter reads beyond the row's own text (the script adds that): the messages.
+        words = " ".join(dict.fromkeys(r["message"] for r in row.results if r is not None and r["message"])).lower()
         outcome_words = " ".join(dict.fromkeys(r["status"] for r in row.results if r is not None))
         flag = ' <span class="flag">disagree</span>' if row.disagree else ""
+        disagree = ' class="disagree"' if row.disagree else ""
+        text = f' data-text="{_e(words)}"' if words else ""
         body.append(
-            f'<tr id="{_e(row_anchors[row.id])}" class="{"disagree" if row.disagree else ""}" '
+            f'<tr id="{_e(row_anchors[row.id])}"{disagree} '
             f'data-rules="{_e(" ".join(row.rules))}" data-kind="{_e(row.kind)}" data-outcomes="{_e(outcome_words)}" '
-            f'data-disagree="{"yes" if row.disagree else "no"}" data-text="{_e(words)}">'
+            f'data-disagree="{"yes" if row.disagree else "no"}"{text}>'
             f"<td><code>{_e(row.id)}</code>{flag}<br><span class='zero'>{_e(row.description)}</span></td>"
             f"<td>{_e(row.kind)}</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in row.rules)}</td>"
             + "".join(cells)
@@ -499,6 +509,7 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
         "implementation's expected-against-actual, with the drawing.</p>",
         _fixture_table(rows, runs, labels, row_anchors, failure_anchors),
         '<h2 id="failures">Failures, by implementation</h2>',
+        drawings_legend(),
     ]
     for n, (run, label) in enumerate(zip(runs, labels)):
         out.append(f'<h3 id="failures-{n + 1}">{_e(label)}</h3>')
@@ -508,10 +519,14 @@ def render_comparison(runs: Sequence[Run], folders: Sequence[str | None] | None 
         elif not failing:
             out.append('<p class="notice">No failures.</p>')
         causes = run_causes(run.results)
-        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes) for r in failing]
+        own = folders[n] is not None  # its own report has the data
+        out += [
+            fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes, data=not own) for r in failing
+        ]
+    out.append(rules_cited([r for run in runs for r in _opened(run)]))
     out += [
         '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
-        '<button type="submit">close</button></form><div id="viewer-body"></div></dialog>',
+        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
         f"<script>{_SCRIPT}</script>",
         "</main>",
         "</body>",

@@ -28,18 +28,20 @@ from horserace.reports.summary import (
     tally,
 )
 from horserace.reports.summary import verdict as run_verdict
-from horserace.reports.svg import layout_svg
+from horserace.reports.svg import layout_svg, legend_html, page_defs
 from horserace.resources.documents import load_rules
 
 __all__ = [
     "CSS",
     "OUTCOME_ORDER",
     "anchor",
+    "drawings_legend",
     "failing_layout",
     "fixture_section",
     "page_start",
     "refused_action",
     "render_html",
+    "rules_cited",
 ]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
@@ -95,7 +97,17 @@ figure { margin: 0.8em 0; }
 figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
 details { margin: 0.4em 0; }
 svg.hr-layout { max-width: 100%; height: auto; }
-td, th, code { overflow-wrap: anywhere; }
+td, code { overflow-wrap: anywhere; }
+th { overflow-wrap: normal; word-break: keep-all; hyphens: manual; white-space: nowrap; }
+table.rules td:first-child code, table.rules td.failing-ids code, table.skipped td code, table.refusals td code,
+table.counts td, h3 code, .failing-ids a, table.meta td:first-child { white-space: nowrap; overflow-wrap: normal; }
+.failing-ids { min-width: 8em; }
+table.rules td:nth-child(2) { min-width: 10em; }
+.hr-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.2em 1.4em; padding: 0; margin: 0.3em 0 1em; font-size: 0.92em; }
+.hr-legend li { display: flex; align-items: center; gap: 0.3em; }
+.hr-legend svg { flex: none; }
+.drawings-legend { border: 1px solid #e2e2dc; background: #fbfaf6; padding: 0.3em 0.8em; }
+a.key { font-size: 0.9em; }
 .wide { max-width: 100%; overflow-x: auto; }
 tr.failed td:first-child { border-left: 4px solid #b3261e; }
 @media (max-width: 640px) {
@@ -111,6 +123,11 @@ pre.why { white-space: pre-wrap; }
 
 def _e(value: Any) -> str:
     return for_html(str(value))
+
+
+def _t(value: Any) -> str:
+    """``value`` for an element's content (never an attribute): quotes kept as they are."""
+    return for_html(str(value), quote=False)
 
 
 def _json(value: Any, indent: int | None = 2) -> str:
@@ -332,45 +349,85 @@ def _drawing(record: dict) -> str:
             mark_last=record.get("kind") in ("layout", "play"),
             claims=claims if record.get("kind") == "layout" else None,
             refused=refused_action(record),
+            shared=True,
         )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
-    return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
+    return (
+        f'<figure class="layout"><figcaption>{_e(caption)} <a class="key" href="#drawings-legend">The marks</a>.'
+        f"</figcaption>\n{svg}\n</figure>"
+    )
+
+
+def _drawn(record: dict) -> bool:
+    """Whether a failing fixture's section has a drawing."""
+    try:
+        return failing_layout(record) is not None
+    except Exception:  # as in _drawing: one odd record never stops a report
+        return False
+
+
+def drawings_legend() -> str:
+    """The legend of every drawing of a page, once (the drawings leave theirs out)."""
+    return (
+        '<div class="drawings-legend" id="drawings-legend"><p><strong>How to read the drawings</strong> '
+        "(the layout as the fixture expects it, at the failing step):</p>"
+        f"{legend_html()}{page_defs()}</div>"
+    )
 
 
 # ---------------------------------------------------------------- the page
+#: The differences a fixture's section lists; the rest are counted (the stream has them all).
+SHOWN_DIFFERENCES = 12
+
+
+def _differences(record: dict) -> list[dict]:
+    return [d for d in record.get("differences") or [] if isinstance(d, dict)]
+
+
 def _differences_table(record: dict) -> str:
-    diffs = [d for d in record.get("differences") or [] if isinstance(d, dict)]
+    diffs = _differences(record)
     if not diffs:
         return ""
     rows = []
-    for d in diffs:
+    for d in diffs[:SHOWN_DIFFERENCES]:
         actual, expected = d.get("actual"), d.get("expected")
         count = d.get("count", 1) if isinstance(d.get("count"), int) else 1
         times = f" (x{count})" if count > 1 else ""
         if d.get("item") == "missing":
-            expected_cell = f'<td class="value">{_e(_json(expected, None))}{_e(times)}</td>'
+            expected_cell = f'<td class="value">{_t(_json(expected, None))}{_e(times)}</td>'
             actual_cell = '<td class="value missing">missing from the answer</td>'
         elif d.get("item") == "extra":
             expected_cell = '<td class="value missing">not expected</td>'
-            actual_cell = f'<td class="value">{_e(_json(actual, None))}{_e(times)}</td>'
+            actual_cell = f'<td class="value">{_t(_json(actual, None))}{_e(times)}</td>'
         else:
-            expected_cell = f'<td class="value">{_e(_json(expected, None))}</td>'
+            expected_cell = f'<td class="value">{_t(_json(expected, None))}</td>'
             actual_cell = (
                 '<td class="value missing">missing from the answer</td>'
                 if actual == "<missing>"
-                else f'<td class="value">{_e(_json(actual, None))}</td>'
+                else f'<td class="value">{_t(_json(actual, None))}</td>'
             )
         rows.append(f"<tr><td><code>{_e(d.get('path', ''))}</code></td>{expected_cell}{actual_cell}</tr>")
+    more = len(diffs) - SHOWN_DIFFERENCES
     return (
         '<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
+        + (
+            f'<p class="zero">{more} more difference(s): the observations below, and this fixture\'s record '
+            "in results.jsonl, have them all.</p>"
+            if more > 0
+            else ""
+        )
     )
 
 
-def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes | None = None) -> str:
+def fixture_section(
+    record: dict, anchor: str, *, who: str = "", causes: Causes | None = None, data: bool = True
+) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
-    drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
+    drawing, the seats, the input; ``who`` names the implementation (the comparison page).
+    ``data=False`` leaves out the input, the expected values and the observations as JSON
+    (the comparison page: each implementation's own report has them)."""
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
     status = str(record.get("status", ""))
@@ -380,7 +437,7 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
         f'<span class="zero">[{_e(record.get("kind", "?"))}]</span>'
         + (f' <span class="who">{_e(who)}</span>' if who else "")
         + "</h3>",
-        f'<p class="description">{_e(record.get("description", ""))}</p>',
+        f'<p class="description">{_t(record.get("description", ""))}</p>',
         '<table class="meta">'
         f"<tr><td>file</td><td><code>{_e(record.get('file', '?'))}:{_e(record.get('line', '?'))}</code></td></tr>"
         f"<tr><td>rules</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in rules)} "
@@ -393,7 +450,7 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
         )
     parts.append("</table>")
     if record.get("message"):
-        parts.append(f'<div class="message">{_e(record["message"])}</div>')
+        parts.append(f'<div class="message">{_t(record["message"])}</div>')
     found = fixture_cause(record, causes) if causes is not None else None
     if found is not None:
         by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
@@ -409,11 +466,11 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
 
     if record.get("kind") == "illegal":
         parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
-    parts.append(_rule_text(str(record.get("rule", ""))))
+    parts.append(_rule_pointer(str(record.get("rule", ""))))
     if record.get("why"):
         parts.append(
             "<details open><summary>Why these are the expected values</summary>"
-            f'<pre class="why">{_e(record["why"])}</pre></details>'
+            f'<pre class="why">{_t(record["why"])}</pre></details>'
         )
     table = _differences_table(record)
     if table:
@@ -422,17 +479,27 @@ def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes 
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
     parts.append(_seats(record))
-    if "input" in record:
-        parts.append(f"<details><summary>Input</summary><pre>{_e(_json(record['input']))}</pre></details>")
-    if "expected" in record:
-        parts.append(f"<details><summary>Expected</summary><pre>{_e(_json(record['expected']))}</pre></details>")
-    if "observations" in record:
+    if not data:
+        parts.append('<p class="zero">Input, expected values and observations: in its own report.</p>')
+    elif "input" in record:
+        parts.append(f"<details><summary>Input</summary><pre>{_t(_json(record['input'], None))}</pre></details>")
+    if data and "expected" in record:
+        parts.append(f"<details><summary>Expected</summary><pre>{_t(_json(record['expected'], None))}</pre></details>")
+    if not data:
+        pass
+    elif "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
+        # Every difference is listed: the observations are the expected values but for them.
+        parts.append(
+            '<p class="zero">Observations: the expected values but for the differences above '
+            "(the whole answer: results.jsonl).</p>"
+        )
+    elif "observations" in record:
         parts.append(
             f"<details><summary>The implementation's observations</summary>"
-            f"<pre>{_e(_json(record['observations']))}</pre></details>"
+            f"<pre>{_t(_json(record['observations'], None))}</pre></details>"
         )
     if record.get("stderr"):
-        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_e(record['stderr'])}</pre></details>")
+        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_t(record['stderr'])}</pre></details>")
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
 
@@ -559,7 +626,35 @@ def _rule_text(rule_id: str) -> str:
         return ""
     return (
         f"<details><summary>{_e(rule.id)}: {_e(rule.title)}</summary>"
-        f'<p class="zero">{_e(rule_where(rule.id))}</p><pre class="why">{_e(rule.text)}</pre></details>'
+        f'<p class="zero">{_e(rule_where(rule.id))}</p><pre class="why">{_t(rule.text)}</pre></details>'
+    )
+
+
+def _rule_anchor(rule_id: str) -> str:
+    return "rule-" + (re.sub(r"[^A-Za-z0-9_-]", "_", rule_id) or "_")
+
+
+def _rule_pointer(rule_id: str) -> str:
+    """Where a failing fixture's primary rule is written out: once per page, under
+    "The rules of the failures" (:func:`rules_cited`)."""
+    rule = load_rules().get(rule_id)
+    if rule is None:
+        return ""
+    return (
+        f'<p class="rule-pointer">The rule: <a href="#{_rule_anchor(rule.id)}">{_e(rule.id)}: {_e(rule.title)}</a></p>'
+    )
+
+
+def rules_cited(records: list[dict]) -> str:
+    """The text of every rule that is the primary rule of one of ``records`` (failing
+    fixtures), once each, in the specification's order: what each fixture section points to."""
+    rules = load_rules()
+    wanted = {str(r.get("rule", "")) for r in records if isinstance(r, dict)}
+    shown = [rule_id for rule_id in rules if rule_id in wanted]
+    if not shown:
+        return ""
+    return '<h2 id="rules-cited">The rules of the failures</h2>' + "".join(
+        f'<div id="{_rule_anchor(rule_id)}">{_rule_text(rule_id)}</div>' for rule_id in shown
     )
 
 
@@ -688,8 +783,11 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             '<p class="notice">No failures: every fixture that ran passed '
             "(or failed as the expectations file expects).</p>"
         )
+    if any(_drawn(record) for record in failing):
+        out.append(drawings_legend())
     for record, place in zip(failing, failing_anchors):
         out.append(fixture_section(record, place, causes=causes))
+    out.append(rules_cited(failing))
 
     out.append(_refusals_section(results, anchors))
     skipped = [r for r in results if r.get("status") == Status.SKIP]
