@@ -42,6 +42,7 @@ __all__ = [
     "refused_action",
     "render_html",
     "rules_cited",
+    "section_anchors",
 ]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
@@ -367,12 +368,13 @@ def _drawn(record: dict) -> bool:
         return False
 
 
-def drawings_legend() -> str:
-    """The legend of every drawing of a page, once (the drawings leave theirs out)."""
+def drawings_legend(sections: str) -> str:
+    """The legend of every drawing of a page, once (the drawings leave theirs out), with
+    the tile faces and marks the drawings in ``sections`` use."""
     return (
         '<div class="drawings-legend" id="drawings-legend"><p><strong>How to read the drawings</strong> '
         "(the layout as the fixture expects it, at the failing step):</p>"
-        f"{legend_html()}{page_defs()}</div>"
+        f"{legend_html()}{page_defs(sections)}</div>"
     )
 
 
@@ -421,13 +423,9 @@ def _differences_table(record: dict) -> str:
     )
 
 
-def fixture_section(
-    record: dict, anchor: str, *, who: str = "", causes: Causes | None = None, data: bool = True
-) -> str:
+def fixture_section(record: dict, anchor: str, *, who: str = "", causes: Causes | None = None) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
-    drawing, the seats, the input; ``who`` names the implementation (the comparison page).
-    ``data=False`` leaves out the input, the expected values and the observations as JSON
-    (the comparison page: each implementation's own report has them)."""
+    drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
     status = str(record.get("status", ""))
@@ -479,15 +477,11 @@ def fixture_section(
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
     parts.append(_seats(record))
-    if not data:
-        parts.append('<p class="zero">Input, expected values and observations: in its own report.</p>')
-    elif "input" in record:
+    if "input" in record:
         parts.append(f"<details><summary>Input</summary><pre>{_t(_json(record['input'], None))}</pre></details>")
-    if data and "expected" in record:
+    if "expected" in record:
         parts.append(f"<details><summary>Expected</summary><pre>{_t(_json(record['expected'], None))}</pre></details>")
-    if not data:
-        pass
-    elif "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
+    if "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
         # Every difference is listed: the observations are the expected values but for them.
         parts.append(
             '<p class="zero">Observations: the expected values but for the differences above '
@@ -675,6 +669,13 @@ def page_start(title: str, css: str = "") -> list[str]:
     ]
 
 
+def section_anchors(failing: list[dict]) -> list[str]:
+    """The ``id`` of each failing fixture's section in the report, in order (the
+    comparison page links to them)."""
+    taken: set[str] = set()
+    return [anchor(r.get("id", ""), taken) for r in failing]
+
+
 def render_html(header: dict, results: list[dict], footer: dict) -> str:
     """The whole report page."""
     header = header or {}
@@ -685,13 +686,10 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     judged = run_verdict(header, results, footer)
     verdict, verdict_class = judged.text, judged.tone
     failing = [r for r in results if r.get("status") not in PASSING]
-    taken: set[str] = set()
+    failing_anchors = section_anchors(failing)
     anchors: dict[str, str] = {}
-    failing_anchors = []
-    for r in failing:
-        place = anchor(r.get("id", ""), taken)
+    for r, place in zip(failing, failing_anchors):
         anchors.setdefault(str(r.get("id", "")), place)
-        failing_anchors.append(place)
 
     out = page_start(f"Horse Race conformance: {name} — {verdict}")
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
@@ -775,7 +773,7 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
     else:
         out.append("<p>No fixture was run.</p>")
 
-    out.append("<h2>Failures</h2>")
+    out.append('<h2 id="failures">Failures</h2>')
     if footer.get("unusable") and not results:
         out.append("<p>No fixture was run: the implementation could not be used (see above).</p>")
     elif not failing:
@@ -783,10 +781,10 @@ def render_html(header: dict, results: list[dict], footer: dict) -> str:
             '<p class="notice">No failures: every fixture that ran passed '
             "(or failed as the expectations file expects).</p>"
         )
+    sections = [fixture_section(record, place, causes=causes) for record, place in zip(failing, failing_anchors)]
     if any(_drawn(record) for record in failing):
-        out.append(drawings_legend())
-    for record, place in zip(failing, failing_anchors):
-        out.append(fixture_section(record, place, causes=causes))
+        out.append(drawings_legend("".join(sections)))
+    out += sections
     out.append(rules_cited(failing))
 
     out.append(_refusals_section(results, anchors))

@@ -37,6 +37,7 @@ drawing there, and the drawing says so in a note.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -454,30 +455,31 @@ def legend_html(claims: bool = True) -> str:
     return '<ul class="hr-legend">' + "".join(items) + "</ul>"
 
 
-#: The shapes of a tile, (width, height, spinner) in pixels, by the id a page defines them under.
-_SHAPES = {
-    "hr-h": (80, 40, False),
-    "hr-v": (40, 80, False),
-    "hr-hs": (80, 40, True),
-    "hr-vs": (40, 80, True),
-}
-
-
-def _shape(width: float, height: float, spinner: bool) -> str:
-    """A tile's outline and the divider between its halves, at the origin."""
+def _face(first: int, second: int, wide: bool) -> str:
+    """A tile's face at the origin: its outline (a double's a spinner's), the divider
+    and its two values, ``first`` on the left (``wide``) or on top; the values take their
+    font from where the face is used."""
+    width, height = (80, 40) if wide else (40, 80)
+    spinner = first == second
     stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
-    divider = f"M{_n(width / 2)} 5V{_n(height - 5)}" if width >= height else f"M5 {_n(height / 2)}H{_n(width - 5)}"
+    divider = "M40 5V35" if wide else "M5 40H35"
+    (x1, y1), (x2, y2) = ((20, 28), (60, 28)) if wide else ((20, 28), (20, 68))
     return (
-        f'<rect x="1" y="1" width="{_n(width - 2)}" height="{_n(height - 2)}" rx="5" fill="#fff" {stroke}/>'
+        f'<rect x="1" y="1" width="{width - 2}" height="{height - 2}" rx="5" fill="#fff" {stroke}/>'
         f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>'
+        f'<text x="{x1}" y="{y1}">{first}</text><text x="{x2}" y="{y2}">{second}</text>'
     )
 
 
-def page_defs() -> str:
-    """The tile shapes that drawings made with ``shared=True`` use, once for a page (an
-    SVG of no size: put it before the first drawing)."""
-    shapes = "".join(f'<g id="{name}">{_shape(w, h, spin)}</g>' for name, (w, h, spin) in _SHAPES.items())
-    shapes += (
+_FACE_ID = re.compile(r'href="#hr-t([0-6])([0-6])([hv])"')
+
+
+def page_defs(page: str) -> str:
+    """What the drawings made with ``shared=True`` use, once for a page: the marks and
+    the face of every tile (in each way it lies) that ``page`` uses, an SVG of no size
+    to put before the first drawing."""
+    faces = sorted(set(_FACE_ID.findall(page)))
+    shapes = "".join(f'<g id="hr-t{a}{b}{o}">{_face(int(a), int(b), o == "h")}</g>' for a, b, o in faces) + (
         f'<circle id="hr-c" r="16" fill="{FILLED_COLOUR}"/>'
         f'<circle id="hr-o" r="8" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
     )
@@ -617,36 +619,30 @@ def layout_svg(
         spinner = pl.double
         stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
         cls = "tile spinner" if spinner else "tile"
-        if shared:  # the tile's name is in its values
-            out.append(f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}>')
-        else:
-            out.append(
-                f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
-                f"{' (spinner)' if spinner else ''}</title>"
-            )
-        if shared:
-            name = ("hr-h" if rx1 - rx >= ry1 - ry else "hr-v") + ("s" if spinner else "")
-            out.append(f'<use href="#{name}" x="{_n(rx)}" y="{_n(ry)}"/>')
-        else:
-            out.append(
-                f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
-                f'rx="5" fill="#fff" {stroke}/>'
-            )
-        if mark_last and t == layout.order[-1]:
-            out.append(
-                f'<rect class="last-placed" x="{_n(rx - 3)}" y="{_n(ry - 3)}" width="{_n(rx1 - rx + 6)}" '
-                f'height="{_n(ry1 - ry + 6)}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
-                f'stroke-dasharray="5 3"><title>placed last</title></rect>'
-            )
+        last = (
+            f'<rect class="last-placed" x="{_n(rx - 3)}" y="{_n(ry - 3)}" width="{_n(rx1 - rx + 6)}" '
+            f'height="{_n(ry1 - ry + 6)}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
+            f'stroke-dasharray="5 3"><title>placed last</title></rect>'
+            if mark_last and t == layout.order[-1]
+            else ""
+        )
+        if shared:  # the page's face of the tile, as it lies here
+            (_, first), (_, second) = sorted(pl.halves(), key=lambda half: half[0])
+            face = f"hr-t{first}{second}{'h' if rx1 - rx >= ry1 - ry else 'v'}"
+            out.append(f'<use href="#{face}" x="{_n(rx)}" y="{_n(ry)}"/>{last}')
+            continue
+        out.append(
+            f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
+            f"{' (spinner)' if spinner else ''}</title>"
+            f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
+            f'rx="5" fill="#fff" {stroke}/>{last}'
+        )
         # The divider between the halves: across the tile's long axis.
         cx, cy = px(pl.centre())
-        if not shared:  # (a shared shape has its own)
-            divider = (
-                f"M{_n(cx)} {_n(ry + 5)}V{_n(ry1 - 5)}"
-                if rx1 - rx >= ry1 - ry
-                else f"M{_n(rx + 5)} {_n(cy)}H{_n(rx1 - 5)}"
-            )
-            out.append(f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>')
+        divider = (
+            f"M{_n(cx)} {_n(ry + 5)}V{_n(ry1 - 5)}" if rx1 - rx >= ry1 - ry else f"M{_n(rx + 5)} {_n(cy)}H{_n(rx1 - 5)}"
+        )
+        out.append(f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>')
         for centre, value in pl.halves():
             hx, hy = px(centre)
             out.append(f'<text x="{_n(hx)}" y="{_n(hy + 8)}">{value}</text>')
@@ -692,17 +688,13 @@ def layout_svg(
         mx, my = px(_add(point, facing))
         label = f"{NAMES[t]} {PORT_NAMES[port]}"
         if shared:  # the same marks, with the page's shapes (the page's legend says what they are)
-            data = f'data-tile={quoteattr(NAMES[t])} data-value="{value}"'
             if kind == "filled":
                 out.append(
-                    f'<g class="contribution" {data}><use href="#hr-c" x="{_n(mx)}" y="{_n(my)}"/>'
+                    f'<g class="contribution"><use href="#hr-c" x="{_n(mx)}" y="{_n(my)}"/>'
                     f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
                 )
             else:
-                out.append(
-                    f'<g class="attachment" {data} data-port="{PORT_NAMES[port]}">'
-                    f'<use href="#hr-o" x="{_n(mx)}" y="{_n(my)}"/></g>'
-                )
+                out.append(f'<use class="attachment" href="#hr-o" x="{_n(mx)}" y="{_n(my)}"/>')
         elif kind == "filled":
             whole = IS_DOUBLE[t]
             tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
