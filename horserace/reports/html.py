@@ -100,8 +100,8 @@ details { margin: 0.4em 0; }
 svg.hr-layout { max-width: 100%; height: auto; }
 td, code { overflow-wrap: anywhere; }
 th { overflow-wrap: normal; word-break: keep-all; hyphens: manual; white-space: nowrap; }
-table.rules td:first-child code, table.rules td.failing-ids code, table.skipped td code, table.refusals td code,
-table.counts td, h3 code, .failing-ids a, table.meta td:first-child { white-space: nowrap; overflow-wrap: normal; }
+td code, h3 code, table.counts td, .failing-ids a, table.meta td:first-child { white-space: nowrap; overflow-wrap: normal; }
+table.differences td code, table.seats td code, table.meta tr:first-child code { white-space: normal; overflow-wrap: anywhere; }
 .failing-ids { min-width: 8em; }
 table.rules td:nth-child(2) { min-width: 10em; }
 .hr-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.2em 1.4em; padding: 0; margin: 0.3em 0 1em; font-size: 0.92em; }
