@@ -19,7 +19,7 @@ from horserace.reports.summary import (
     verdict,
 )
 
-__all__ = ["SHIELDS_NOTE", "badge_lines", "causes_lines", "run_line", "terminal"]
+__all__ = ["SHIELDS_NOTE", "badge_lines", "badges_lines", "causes_lines", "run_line", "terminal"]
 
 #: How to embed the endpoint file through shields.io: said once, after the badges.
 SHIELDS_NOTE = (
@@ -133,11 +133,31 @@ def run_line(header: dict, results: list[dict], footer: dict, where: str) -> str
     return for_terminal(f"{name}: {said} ({where})", one_line=True)
 
 
+def _badge_line(badge: Badge, svg: str, endpoint: str) -> str:
+    return for_terminal(f"badge: {svg} ({badge.text}); shields.io endpoint: {endpoint}", one_line=True)
+
+
+def badges_lines(badges: list[tuple[Badge, str, str]]) -> list[str]:
+    """Several runs' badges: one line each (where its files are), then once how to embed
+    one, shown with the first: ``(badge, svg, endpoint)`` per run."""
+    if not badges:
+        return []
+    badge, svg, _ = badges[0]
+    return [
+        *(_badge_line(*each) for each in badges),
+        for_terminal(
+            f"  embed one as Markdown, {embed_markdown(badge, svg)}, or as HTML, {embed_html(badge, svg)} "
+            "(the first shown; the others alike, with their own path and text)",
+            one_line=True,
+        ),
+    ]
+
+
 def badge_lines(badge: Badge, svg: str, endpoint: str) -> list[str]:
     """Where a run's badge files are, and the Markdown and HTML that embed the SVG one
     (its path as given: relative to where the README that embeds it is)."""
     return [
-        for_terminal(f"badge: {svg} ({badge.text}); shields.io endpoint: {endpoint}", one_line=True),
+        _badge_line(badge, svg, endpoint),
         for_terminal(f"  Markdown: {embed_markdown(badge, svg)}", one_line=True),
         for_terminal(f"  HTML:     {embed_html(badge, svg)}", one_line=True),
     ]
