@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from horserace.reports import colour
 from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
 from horserace.reports.causes import CAUSES_SHOWN, cause_text, diagnosis_of, failure_text, run_causes
 from horserace.reports.escape import for_terminal
@@ -71,12 +72,10 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
             )
             break
         shown += 1
-        lines.append(
-            for_terminal(
-                f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}",
-                one_line=True,
-            ).rstrip(": ")
-        )
+        said = for_terminal(
+            f"{r['id']} [{r['kind']}] ({r['rule']}) {r['file']}:{r['line']}: {r['message']}", one_line=True
+        ).rstrip(": ")
+        lines.append(f"{colour.outcome(for_terminal(str(r['status']).upper(), one_line=True), r['status'])} {said}")
         differences = r.get("differences", [])
         for d in differences[:5]:
             lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
@@ -111,13 +110,16 @@ def terminal(header: dict, results: list[dict], footer: dict, *, verbose_limit: 
             f"{'rule':<12} {'passed':>6} {'failed':>6} {'skipped':>7}  title (a fixture counts for every rule it cites)"
         )
         for row in rows:
-            lines.append(
-                f"{row['rule']:<12} {row['passed']:>6} {row['failed']:>6} {row['skipped']:>7}  {_short(row['title'])}"
-            )
+            failed = colour.paint(f"{row['failed']:>6}", "red" if row["failed"] else None)
+            lines.append(f"{row['rule']:<12} {row['passed']:>6} {failed} {row['skipped']:>7}  {_short(row['title'])}")
     counts = footer.get("counts", tally(results))
     lines.append("")
-    lines.append(", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no fixtures")
-    lines.append(verdict(header, results, footer).text)
+    lines.append(
+        ", ".join(colour.outcome(f"{n} {for_terminal(str(k), one_line=True)}", k) for k, n in counts.items() if n)
+        or "no fixtures"
+    )
+    judged = verdict(header, results, footer)
+    lines.append(colour.tone(judged.text, judged.tone))
     return "\n".join(lines)
 
 
@@ -128,9 +130,12 @@ def _short(title: str, width: int = 48) -> str:
 def run_line(header: dict, results: list[dict], footer: dict, where: str) -> str:
     """One implementation's run in one line: its name, the verdict, where its report is."""
     name = implementation_name(header)
-    said = verdict(header, results, footer).text
-    said += f": {footer['unusable']}" if footer.get("unusable") else ""
-    return for_terminal(f"{name}: {said} ({where})", one_line=True)
+    judged = verdict(header, results, footer)
+    said = judged.text + (f": {footer['unusable']}" if footer.get("unusable") else "")
+    return (
+        f"{for_terminal(name, one_line=True)}: {colour.tone(for_terminal(said, one_line=True), judged.tone)} "
+        f"({for_terminal(where, one_line=True)})"
+    )
 
 
 def _badge_line(badge: Badge, svg: str, endpoint: str) -> str:
