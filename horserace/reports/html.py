@@ -97,7 +97,7 @@ td.missing { color: #b3261e; font-style: italic; }
 figure { margin: 0.8em 0; }
 figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
 details { margin: 0.4em 0; }
-svg.hr-layout { max-width: 100%; height: auto; }
+svg.hr-layout { max-width: 100%; height: auto; background: #fbfaf6; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; }
 td, code { overflow-wrap: anywhere; }
 th { overflow-wrap: normal; word-break: keep-all; hyphens: manual; white-space: nowrap; }
 td code, h3 code, table.counts td, .failing-ids a, table.meta td:first-child { white-space: nowrap; overflow-wrap: normal; }
@@ -116,6 +116,7 @@ tr.failed td:first-child { border-left: 4px solid #b3261e; }
   th, td { padding: 0.2em 0.35em; }
   td.value { max-width: none; }
   section.fixture { padding: 0.6em 0.5em; }
+  .failing-ids { min-width: 15em; }
 }
 summary { cursor: pointer; font-weight: bold; }
 pre.why { white-space: pre-wrap; }

@@ -570,7 +570,7 @@ def layout_svg(
         else "Empty layout: nothing counts (sum 0)."
     )
     note_lines = [line for note in notes for line in _wrap("Note: " + note)] + claim_lines
-    title_lines = _wrap(title, 80) if title else []
+    title_lines = _wrap(title, 80) if title and not shared else []  # on a page: its caption
     entries = (
         [(mark, text) for _, mark, text, for_claims in _legend_marks(0) if mark_last or claim_lines or not for_claims]
         if not shared
@@ -589,12 +589,13 @@ def layout_svg(
     height = legend_top + legend_h
     offset_x = (width - draw_w) / 2  # centre the drawing above the legend
 
+    # On a page (``shared``), its style sheet gives the font, the size and the background.
+    own = "" if shared else f'xmlns="http://www.w3.org/2000/svg" style="max-width:100%;height:auto" {_FONT} '
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout" role="img" width="{width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" style="max-width:100%;height:auto" '
-        f'data-sum="{total}" data-tiles="{len(tiles)}" {_FONT}>',
+        f'<svg {own}class="hr-layout" role="img" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" data-sum="{total}" data-tiles="{len(tiles)}">',
         f"<title>{escape(title or 'Horse Race layout')}</title>",
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
+        "" if shared else f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
     ]
     for i, line in enumerate(title_lines):
         out.append(
