@@ -1,6 +1,9 @@
 """The HTML conformance report: one self-contained page made from the result stream.
 
-Inline CSS, no script, no external resource.  Every text from the stream is escaped by
+Inline CSS, no script, no external resource; it works from ``file://``.  What every
+failure shares is on the page once: the drawings' legend and the tile faces they use
+(:mod:`horserace.reports.svg`, ``shared=True``), and the text of each rule the failures
+cite.  Every text from the stream is escaped by
 :func:`horserace.reports.escape.for_html` (fixture descriptions, messages and the
 implementation's answers are not trusted: markup and control characters alike).  For a
 failing fixture that involves a layout, the page draws the layout at the failing step
@@ -34,6 +37,7 @@ from horserace.resources.documents import load_rules
 __all__ = [
     "CSS",
     "OUTCOME_ORDER",
+    "SHOWN_DIFFERENCES",
     "anchor",
     "drawings_legend",
     "failing_layout",
@@ -416,8 +420,7 @@ def _differences_table(record: dict) -> str:
         '<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
         + (
-            f'<p class="zero">{more} more difference(s): the observations below, and this fixture\'s record '
-            "in results.jsonl, have them all.</p>"
+            f'<p class="zero">{more} more difference(s): every one is in this fixture\'s record in results.jsonl.</p>'
             if more > 0
             else ""
         )

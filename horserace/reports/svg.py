@@ -32,6 +32,11 @@ Placement of tiles (deterministic, a tree drawn on a grid of half-half units):
 
 Nothing here raises on bad input: a placement that is unknown or illegal stops the
 drawing there, and the drawing says so in a note.
+
+A drawing stands alone (an SVG file, a page of the site), or is one of many on a page
+(``shared=True``, the reports): then the page shows the legend once
+(:func:`legend_html`) and defines once the tile faces and marks the drawings use
+(:func:`page_defs`, SVG ``<use>``), and its style sheet gives their font.
 """
 
 from __future__ import annotations
@@ -386,9 +391,9 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-#: The legend's entries: (class, the mark drawn at (x, y), the text); ``claims`` only
-#: where the drawing has claims or a tile placed last.
 def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
+    """The legend's entries: (class, the mark drawn at height ``y``, the text, whether it
+    belongs only where a drawing has claims or a tile placed last)."""
     return [
         (
             "filled",
@@ -442,8 +447,8 @@ _ROW = 26
 
 def legend_html(claims: bool = True) -> str:
     """The legend of the drawings as HTML, for a page that shows several drawings drawn
-    with ``legend=False``: a list that wraps as the page narrows (its entries never
-    overlap)."""
+    with ``shared=True``: a list that wraps as the page narrows (its entries never
+    overlap); ``claims=False`` leaves out the marks of claims and of the tile placed last."""
     items = []
     for cls, mark, text, for_claims in _legend_marks(12):
         if for_claims and not claims:

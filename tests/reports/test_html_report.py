@@ -711,3 +711,27 @@ def test_a_long_chain_turns_instead_of_growing_wide():
     svg = layout_svg(chain)
     width = int(re.search(r'width="(\d+)"', svg).group(1))
     assert svg.count('<g class="tile') == len(names) and width <= 1000
+
+
+def test_a_section_lists_twelve_differences_then_says_how_many_more():
+    from horserace.reports.html import SHOWN_DIFFERENCES, fixture_section
+
+    many = [Difference(("steps", i, "sum"), i, i + 1).to_record() for i in range(15)]
+    section = fixture_section(layout_record(differences=many), "fx-x")
+    rows = section.split('<table class="differences">', 1)[1].split("</table>", 1)[0].count("<tr>")
+    assert SHOWN_DIFFERENCES == 12 and rows == 1 + 12  # the header and twelve
+    assert "3 more difference(s): every one is in this fixture's record in results.jsonl." in section
+    # Not every difference is listed: the observations are shown whole.
+    assert "<summary>The implementation's observations</summary>" in section
+
+
+def test_the_observations_are_left_out_only_where_the_differences_give_them():
+    from horserace.reports.html import fixture_section
+
+    listed = fixture_section(layout_record(), "fx-x")  # three differences, every one listed
+    assert "<summary>The implementation's observations</summary>" not in listed
+    assert "Observations: the expected values but for the differences above" in listed
+    assert "<summary>Expected</summary>" in listed and "<summary>Input</summary>" in listed
+    # No differences to give them (an error, a refusal): the observations are shown.
+    refused = fixture_section(layout_record(differences=[], status="rejected"), "fx-x")
+    assert "<summary>The implementation's observations</summary>" in refused
