@@ -23,7 +23,7 @@ import pytest
 from horserace.reports.svg import layout_svg
 from tests.reports.devtools import Browser
 from tests.reports.test_html_report import chromium_path
-from tests.reports.test_report_size import failing_run
+from tests.reports.test_report_size import failing_run, five_implementations
 
 pytestmark = pytest.mark.browser
 
@@ -64,12 +64,19 @@ WRAPPED_IDS = """[...document.querySelectorAll('td code, h3 code')]
   .filter((c) => /^HR-[A-Z]+-[0-9]+$/.test(c.textContent) && c.getClientRects().length > 1)
   .map((c) => c.textContent)"""
 
-#: Table headers whose text takes more than one line box.
-BROKEN_HEADERS = """[...document.querySelectorAll('th')].filter((th) => {
-  const range = document.createRange(); range.selectNodeContents(th);
-  const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-  return lines.size > 1;
-}).map((th) => th.textContent)"""
+#: Texts of table headers broken over lines (each text of a header is on one line; a
+#: header may put two texts on two lines, as the comparison's name and language).
+BROKEN_HEADERS = """[...document.querySelectorAll('th')].flatMap((th) => {
+  const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  const broken = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim()) continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) broken.push(node.data);
+  }
+  return broken;
+})"""
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +157,31 @@ def test_rings_and_crosses_never_hide_a_value(copied, tmp_path):
         values = f"{marked} g.contribution text"
         assert page.evaluate(f"document.querySelectorAll('{values}').length") > 10
         assert page.evaluate(f"{COVERED}('{values}')") == []
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory) -> Path:
+    """The comparison page of five implementations and their reports, copied elsewhere."""
+    made = five_implementations(tmp_path_factory.mktemp("made") / "five")
+    copy = tmp_path_factory.mktemp("copied") / "five-elsewhere"
+    shutil.copytree(made, copy)
+    shutil.rmtree(made)
+    return copy
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_comparison_is_readable_from_a_copied_folder(compared, tmp_path, width):
+    with Browser(chromium_path(), tmp_path / "profile") as browser:
+        page = browser.open((compared / "index.html").as_uri(), width=width, height=1000)
+        assert page.errors == []
+        assert page.evaluate("document.querySelectorAll('#matrix-table tbody tr').length") > 40
+        assert page.evaluate(WRAPPED_IDS) == []
+        assert page.evaluate(BROKEN_HEADERS) == []
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        page.click("a.open-failure")  # the first failure, in its implementation's own report
+        assert page.evaluate("document.getElementById('viewer').open") is True
+        src = page.evaluate("document.querySelector('#viewer iframe').src")
+        assert src.startswith(compared.as_uri() + "/") and "/report.html#fx-" in src
+        section = browser.open(src, width=width, height=1000)
+        assert section.errors == []
+        assert section.evaluate(f"document.getElementById({src.rsplit('#', 1)[1]!r}) !== null") is True
