@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from horserace.cli.exitcodes import ExitCode, Stopped
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
+from horserace.reports import colour
 
 if TYPE_CHECKING:
     from horserace.corpus.fixture import Corpus, Fixture
@@ -140,8 +141,25 @@ def unwound_by_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def _colour(text: str) -> str:
+    """An argparse type that also sets the choice (:func:`horserace.reports.colour.choose`):
+    argparse applies it to the default too, so every command line starts from its own."""
+    if text not in colour.CHOICES:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(colour.CHOICES)}")
+    return colour.choose(text)
+
+
 def format_option(p: argparse.ArgumentParser) -> None:
+    """``--format text|json``, and ``--color`` for the text."""
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument(
+        "--color",
+        type=_colour,
+        default="auto",
+        metavar="auto|always|never",
+        help="colour the outcomes in the text output: auto (the default) when it goes to a terminal and "
+        "NO_COLOR is unset, always, or never",
+    )
 
 
 def _link_base(text: str) -> str:

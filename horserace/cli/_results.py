@@ -16,7 +16,7 @@ from horserace.reports.causes import run_causes
 from horserace.reports.links import links_for
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, verdict
-from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, run_line, terminal
+from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, badges_lines, run_line, terminal
 
 __all__ = ["print_run", "print_runs", "worst", "writable_folder"]
 
@@ -101,7 +101,8 @@ def print_runs(runs: Sequence[Run], written: Sequence[dict[str, Path]], page: Pa
         for run, files in zip(runs, written)
     ]
     lines.append(f"comparison of the {len(runs)} implementations: {page}")
-    for run, files in zip(runs, written):
-        lines += _badge(run, files)
+    lines += badges_lines(
+        [(badge_for(run), str(files["badge"]), str(files["endpoint"])) for run, files in zip(runs, written)]
+    )
     lines.append(SHIELDS_NOTE)
     write_out("\n".join(lines))

@@ -179,8 +179,12 @@ def evaluate(fx: Fixture, answer: Answer, strict_rule_ids: bool) -> tuple[Status
             if strict_rule_ids and rule is not None and rule != fx.expected["rule"]:
                 diffs.append(Difference(("rule",), fx.expected["rule"], rule))
             return (Status.FAIL if diffs else Status.PASS), diffs, answer.message or "", None
-        note = f"refused action {at}" if at is not None else "refused an action"
-        message = f"{note} ({rule or 'no rule given'}): {answer.message or ''}".rstrip(": ")
+        # An action the fixture has as legal: which one, and the rule the refusal cites only
+        # if it cites one (no rule is asked for here, so none missing is worth saying).
+        which = {"layout": f"step {at}", "play": f"placement entry {at}"}.get(fx.kind, f"action {at}")
+        note = f"refused {which}, which is legal here" if at is not None else "refused an action, all being legal"
+        cited = f" (citing {rule})" if rule else ""
+        message = f"{note}{cited}: {answer.message or ''}".rstrip(": ")
         before = diff_prefix(fx.canonical_expected, answer.observations) if answer.observations else []
         if answer.observations is not None:
             seen = "; the observations before it differ" if before else "; the observations before it agree"

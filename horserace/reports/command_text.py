@@ -13,6 +13,7 @@ from horserace.corpus.status import Status
 from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.quality.fuzz import Finding, FuzzResult
 from horserace.quality.mutants import MUTANTS, Verdict
+from horserace.reports import colour
 
 __all__ = ["fuzz_text", "mutants_text", "perft_side_by_side_text", "perft_text", "replay_text"]
 
@@ -28,7 +29,8 @@ def replay_text(results: list[Result], counts: dict[str, int], files: int, secon
         if r.status in (Status.FAIL, Status.ERROR):
             fx = r.fixture
             lines.append(
-                f"{r.status.upper()} {fx.id} [{fx.kind}] ({fx.primary_rule}) {fx.file}:{fx.line}: {fx.description}"
+                f"{colour.outcome(r.status.upper(), r.status)} {fx.id} [{fx.kind}] ({fx.primary_rule}) "
+                f"{fx.file}:{fx.line}: {fx.description}"
             )
             if r.message:
                 lines.append(f"  {r.message}")
@@ -165,7 +167,7 @@ def fuzz_text(result: FuzzResult) -> str:
     if result.keep_going and result.causes:
         lines += _cause_lines(result)
     if not result.findings:
-        lines.append("no disagreement")
+        lines.append(colour.paint("no disagreement", "green"))
     if result.stopped_by is not None:
         lines.append(f"INTERRUPTED by {result.interrupted}: fuzzed seeds {ranges} of {asked}; {_resume_text(result)}")
     return "\n".join(lines)
@@ -178,11 +180,13 @@ def mutants_text(verdicts: list[Verdict], fixtures: int) -> str:
         if v.killed:
             shown = ", ".join(f"{k.id} ({k.rule})" for k in v.killers[:SHOWN_KILLERS])
             more = f" and {len(v.killers) - SHOWN_KILLERS} more" if len(v.killers) > SHOWN_KILLERS else ""
-            lines.append(f"killed    {m.name:<32} [{m.rule}] by {len(v.killers)}: {shown}{more}")
+            lines.append(
+                f"{colour.paint('killed', 'green')}    {m.name:<32} [{m.rule}] by {len(v.killers)}: {shown}{more}"
+            )
         elif v.note:
             lines.append(f"NOT JUDGED {m.name:<31} [{m.rule}] {v.note}")
         else:
-            lines.append(f"SURVIVED  {m.name:<32} [{m.rule}] {m.description}")
+            lines.append(f"{colour.paint('SURVIVED', 'red')}  {m.name:<32} [{m.rule}] {m.description}")
     survivors = sum(1 for v in verdicts if not v.killed)
     lines.append(f"{len(verdicts) - survivors} of {len(verdicts)} mutants killed by {fixtures} fixtures")
     if any(v.note for v in verdicts):

@@ -32,10 +32,19 @@ from horserace.corpus.status import PASSING, Status
 from horserace.reports.badge import badge_for, badge_svg
 from horserace.reports.causes import run_causes
 from horserace.reports.escape import for_html
-from horserace.reports.html import OUTCOME_ORDER, anchor, fixture_section, page_start
+from horserace.reports.html import (
+    OUTCOME_ORDER,
+    anchor,
+    drawings_legend,
+    fixture_section,
+    page_start,
+    rules_cited,
+    section_anchors,
+)
 from horserace.reports.links import Links
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule, scope, verdict
+from horserace.reports.svg import legend_html
 from horserace.resources.documents import load_rules
 
 __all__ = ["FixtureRow", "disagreements", "fixture_rows", "render_comparison", "trends"]
@@ -71,6 +80,8 @@ table.implementations td:last-child a { overflow-wrap: normal; white-space: nowr
 dialog#viewer { max-width: min(1100px, 96vw); max-height: 92vh; overflow: auto; padding: 0.5em 1em 1em; }
 dialog#viewer::backdrop { background: rgba(0, 0, 0, 0.45); }
 dialog#viewer form { text-align: right; position: sticky; top: 0; }
+dialog#viewer iframe { width: min(1060px, 90vw); height: 78vh; border: 1px solid #ddd; }
+dialog#viewer.framed .hr-legend { display: none; }
 svg.trend { max-width: 100%; height: auto; }
 """
 
@@ -85,13 +96,14 @@ _SCRIPT = """
   const outcome = document.getElementById("filter-outcome");
   const count = document.getElementById("filter-count");
   const words = (value) => (value || "").split(" ").filter(Boolean);
+  const texts = new Map(rows.map((row) => [row, `${row.textContent} ${row.dataset.text || ""}`.toLowerCase()]));
   function matches(row, needle) {
     const d = row.dataset;
     if (rule.value && !words(d.rules).includes(rule.value)) return false;
     if (kind.value && d.kind !== kind.value) return false;
     if (outcome.value === "disagree" && d.disagree !== "yes") return false;
     if (outcome.value && outcome.value !== "disagree" && !words(d.outcomes).includes(outcome.value)) return false;
-    return !needle || d.text.includes(needle);
+    return !needle || texts.get(row).includes(needle);
   }
   function apply() {
     const needle = text.value.trim().toLowerCase();
@@ -113,12 +125,23 @@ _SCRIPT = """
   const body = document.getElementById("viewer-body");
   for (const link of document.querySelectorAll("a.open-failure")) {
     link.addEventListener("click", (event) => {
-      const section = document.getElementById(link.getAttribute("href").slice(1));
-      if (!section || typeof viewer.showModal !== "function") return;
+      if (typeof viewer.showModal !== "function") return;
+      const href = link.getAttribute("href");
+      if (href.startsWith("#")) {  // a section of this page
+        const section = document.getElementById(href.slice(1));
+        if (!section) return;
+        const copy = section.cloneNode(true);
+        copy.removeAttribute("id");
+        body.replaceChildren(copy);
+        viewer.classList.remove("framed");
+      } else {  // the section of the implementation's own report
+        const frame = document.createElement("iframe");
+        frame.title = link.title;
+        frame.src = href;
+        body.replaceChildren(frame);
+        viewer.classList.add("framed");
+      }
       event.preventDefault();
-      const copy = section.cloneNode(true);
-      copy.removeAttribute("id");
-      body.replaceChildren(copy);
       viewer.showModal();
     });
   }
@@ -403,18 +426,19 @@ def _fixture_table(
             else:
                 where = failure_anchors[n][row.id]
                 cells.append(
-                    f'<td class="cell"><a class="status {_e(r["status"])} open-failure" href="#{_e(where)}" '
+                    f'<td class="cell"><a class="status {_e(r["status"])} open-failure" href="{_e(where)}" '
                     f'title="{_e(labels[n])}: expected against actual">{_e(r["status"])}</a></td>'
                 )
-        words = " ".join(
-            [row.id, row.description, *row.rules, row.kind, *(r["message"] for r in row.results if r is not None)]
-        ).lower()
+        # What the filter reads beyond the row's own text (the script adds that): the messages.
+        words = " ".join(dict.fromkeys(r["message"] for r in row.results if r is not None and r["message"])).lower()
         outcome_words = " ".join(dict.fromkeys(r["status"] for r in row.results if r is not None))
         flag = ' <span class="flag">disagree</span>' if row.disagree else ""
+        disagree = ' class="disagree"' if row.disagree else ""
+        text = f' data-text="{_e(words)}"' if words else ""
         body.append(
-            f'<tr id="{_e(row_anchors[row.id])}" class="{"disagree" if row.disagree else ""}" '
+            f'<tr id="{_e(row_anchors[row.id])}"{disagree} '
             f'data-rules="{_e(" ".join(row.rules))}" data-kind="{_e(row.kind)}" data-outcomes="{_e(outcome_words)}" '
-            f'data-disagree="{"yes" if row.disagree else "no"}" data-text="{_e(words)}">'
+            f'data-disagree="{"yes" if row.disagree else "no"}"{text}>'
             f"<td><code>{_e(row.id)}</code>{flag}<br><span class='zero'>{_e(row.description)}</span></td>"
             f"<td>{_e(row.kind)}</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in row.rules)}</td>"
             + "".join(cells)
@@ -456,9 +480,20 @@ def render_comparison(
     rows = fixture_rows(runs)
     taken: set[str] = set()
     row_anchors = {row.id: anchor(row.id, taken, "row-") for row in rows}
-    failure_anchors = [
-        {r["id"]: anchor(r["id"], taken, f"i{n + 1}-") for r in _opened(run)} for n, run in enumerate(runs)
+    # Where a failing cell leads: the fixture's section in the run's own report, where it
+    # has one (a link to another page), else a section of this page ("#...").
+    own: list[dict[str, str]] = []
+    for run, folder in zip(runs, folders):
+        failing = [r for r in run.results if r["status"] not in PASSING]
+        sections: dict[str, str] = {}
+        for r, place in zip(failing, section_anchors(failing)):
+            sections.setdefault(r["id"], f"{folder}/report.html#{place}")
+        own.append(sections if folder is not None else {})
+    inline = [
+        {r["id"]: anchor(r["id"], taken, f"i{n + 1}-") for r in _opened(run) if r["id"] not in own[n]}
+        for n, run in enumerate(runs)
     ]
+    failure_anchors = [{**{i: f"#{place}" for i, place in inline[n].items()}, **own[n]} for n in range(len(runs))]
     split = [row for row in rows if row.disagree]
     suites = ", ".join(dict.fromkeys(str(run.header.get("suite", "?")) for run in runs))
     protocols = ", ".join(dict.fromkeys(str(run.header.get("protocol", "?")) for run in runs))
@@ -504,18 +539,31 @@ def render_comparison(
         _fixture_table(rows, runs, labels, row_anchors, failure_anchors),
         '<h2 id="failures">Failures, by implementation</h2>',
     ]
+    failures: list[str] = []
     for n, (run, label) in enumerate(zip(runs, labels)):
-        out.append(f'<h3 id="failures-{n + 1}">{_e(label)}</h3>')
+        failures.append(f'<h3 id="failures-{n + 1}">{_e(label)}</h3>')
         failing = _opened(run)
         if run.unusable:
-            out.append(f'<div class="alert"><strong>Unusable:</strong> {_e(run.footer["unusable"])}</div>')
+            failures.append(f'<div class="alert"><strong>Unusable:</strong> {_e(run.footer["unusable"])}</div>')
         elif not failing:
-            out.append('<p class="notice">No failures.</p>')
+            failures.append('<p class="notice">No failures.</p>')
+        if own[n]:
+            failures.append(
+                f"<p>{len(own[n])} failing fixture(s), each with its expected-against-actual and drawing: in "
+                f'<a href="{_e(folders[n])}/report.html#failures">its own report</a>.</p>'
+            )
         causes = run_causes(run.results)
-        out += [fixture_section(r, failure_anchors[n][r["id"]], who=label, causes=causes, links=links) for r in failing]
+        failures += [
+            fixture_section(r, inline[n][r["id"]], who=label, causes=causes, links=links)
+            for r in failing
+            if r["id"] in inline[n]
+        ]
+    drawn = "\n".join(failures)
+    out += [drawings_legend(drawn) if "hr-layout" in drawn else "", *failures]
+    out.append(rules_cited([r for n, run in enumerate(runs) for r in _opened(run) if r["id"] in inline[n]], links))
     out += [
         '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
-        '<button type="submit">close</button></form><div id="viewer-body"></div></dialog>',
+        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
         f"<script>{_SCRIPT}</script>",
         "</main>",
         "</body>",

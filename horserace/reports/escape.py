@@ -9,7 +9,8 @@ the one place that decides how, used by every report.
   is well-formed whatever an implementation wrote; then XML's own escaping is done by the
   writer.
 - :func:`for_html`: control characters made visible as on the terminal (HTML calls them
-  parse errors, and a NUL is dropped), then HTML's own escaping (``<``, ``&``, quotes).
+  parse errors, and a NUL is dropped), then HTML's own escaping (``<``, ``&``, quotes;
+  in an element's content, where no quote can end anything, the quotes may stay).
 - :func:`for_markdown`: control characters made visible; in a table cell (``cell``) every
   ``|`` is escaped, inside code spans too (GitHub-flavoured Markdown splits a row at any
   unescaped pipe: a tile ``[3|4]`` would break the table), and a newline becomes a space.
@@ -50,10 +51,12 @@ def for_xml(text: str) -> str:
     return _NOT_XML.sub(_visible, text)
 
 
-def for_html(text: str) -> str:
+def for_html(text: str, *, quote: bool = True) -> str:
     """``text`` for HTML text or a quoted attribute: control characters visible (newlines
-    and tabs kept), then ``<``, ``>``, ``&`` and both quotes escaped."""
-    return html.escape(_TERMINAL.sub(_visible, text), quote=True)
+    and tabs kept), then ``<``, ``>``, ``&`` and both quotes escaped; ``quote=False``
+    for the content of an element only (never an attribute), which quotes cannot end:
+    the quotes stay as they are (a JSON text is half quotes)."""
+    return html.escape(_TERMINAL.sub(_visible, text), quote=quote)
 
 
 def for_markdown(text: str, *, cell: bool = False) -> str:

@@ -1,6 +1,9 @@
 """The HTML conformance report: one self-contained page made from the result stream.
 
-Inline CSS, no script, no external resource.  Every text from the stream is escaped by
+Inline CSS, no script, no external resource; it works from ``file://``.  What every
+failure shares is on the page once: the drawings' legend and the tile faces they use
+(:mod:`horserace.reports.svg`, ``shared=True``), and the text of each rule the failures
+cite.  Every text from the stream is escaped by
 :func:`horserace.reports.escape.for_html` (fixture descriptions, messages and the
 implementation's answers are not trusted: markup and control characters alike).  For a
 failing fixture that involves a layout, the page draws the layout at the failing step
@@ -29,18 +32,22 @@ from horserace.reports.summary import (
     tally,
 )
 from horserace.reports.summary import verdict as run_verdict
-from horserace.reports.svg import layout_svg
+from horserace.reports.svg import layout_svg, legend_html, page_defs
 from horserace.resources.documents import load_rules
 
 __all__ = [
     "CSS",
     "OUTCOME_ORDER",
+    "SHOWN_DIFFERENCES",
     "anchor",
+    "drawings_legend",
     "failing_layout",
     "fixture_section",
     "page_start",
     "refused_action",
     "render_html",
+    "rules_cited",
+    "section_anchors",
 ]
 
 #: Outcomes in the order the page lists them (spec/protocol.md, "Outcomes").
@@ -95,8 +102,18 @@ td.missing { color: #b3261e; font-style: italic; }
 figure { margin: 0.8em 0; }
 figcaption { font-size: 0.92em; color: #444; margin-bottom: 0.3em; }
 details { margin: 0.4em 0; }
-svg.hr-layout { max-width: 100%; height: auto; }
-td, th, code { overflow-wrap: anywhere; }
+svg.hr-layout { max-width: 100%; height: auto; background: #fbfaf6; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; }
+td, code { overflow-wrap: anywhere; }
+th { overflow-wrap: normal; word-break: keep-all; hyphens: manual; white-space: nowrap; }
+td code, h3 code, table.counts td, .failing-ids a, table.meta td:first-child { white-space: nowrap; overflow-wrap: normal; }
+table.differences td code, table.seats td code, table.meta tr:first-child code { white-space: normal; overflow-wrap: anywhere; }
+.failing-ids { min-width: 8em; }
+table.rules td:nth-child(2) { min-width: 10em; }
+.hr-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.2em 1.4em; padding: 0; margin: 0.3em 0 1em; font-size: 0.92em; }
+.hr-legend li { display: flex; align-items: center; gap: 0.3em; }
+.hr-legend svg { flex: none; }
+.drawings-legend { border: 1px solid #e2e2dc; background: #fbfaf6; padding: 0.3em 0.8em; }
+a.key { font-size: 0.9em; }
 .wide { max-width: 100%; overflow-x: auto; }
 tr.failed td:first-child { border-left: 4px solid #b3261e; }
 @media (max-width: 640px) {
@@ -104,6 +121,7 @@ tr.failed td:first-child { border-left: 4px solid #b3261e; }
   th, td { padding: 0.2em 0.35em; }
   td.value { max-width: none; }
   section.fixture { padding: 0.6em 0.5em; }
+  .failing-ids { min-width: 15em; }
 }
 summary { cursor: pointer; font-weight: bold; }
 pre.why { white-space: pre-wrap; }
@@ -112,6 +130,11 @@ pre.why { white-space: pre-wrap; }
 
 def _e(value: Any) -> str:
     return for_html(str(value))
+
+
+def _t(value: Any) -> str:
+    """``value`` for an element's content (never an attribute): quotes kept as they are."""
+    return for_html(str(value), quote=False)
 
 
 def _json(value: Any, indent: int | None = 2) -> str:
@@ -333,39 +356,75 @@ def _drawing(record: dict) -> str:
             mark_last=record.get("kind") in ("layout", "play"),
             claims=claims if record.get("kind") == "layout" else None,
             refused=refused_action(record),
+            shared=True,
         )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
-    return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
+    return (
+        f'<figure class="layout"><figcaption>{_e(caption)} <a class="key" href="#drawings-legend">The marks</a>.'
+        f"</figcaption>\n{svg}\n</figure>"
+    )
+
+
+def _drawn(record: dict) -> bool:
+    """Whether a failing fixture's section has a drawing."""
+    try:
+        return failing_layout(record) is not None
+    except Exception:  # as in _drawing: one odd record never stops a report
+        return False
+
+
+def drawings_legend(sections: str) -> str:
+    """The legend of every drawing of a page, once (the drawings leave theirs out), with
+    the tile faces and marks the drawings in ``sections`` use."""
+    return (
+        '<div class="drawings-legend" id="drawings-legend"><p><strong>How to read the drawings</strong> '
+        "(the layout as the fixture expects it, at the failing step):</p>"
+        f"{legend_html()}{page_defs(sections)}</div>"
+    )
 
 
 # ---------------------------------------------------------------- the page
+#: The differences a fixture's section lists; the rest are counted (the stream has them all).
+SHOWN_DIFFERENCES = 12
+
+
+def _differences(record: dict) -> list[dict]:
+    return [d for d in record.get("differences") or [] if isinstance(d, dict)]
+
+
 def _differences_table(record: dict) -> str:
-    diffs = [d for d in record.get("differences") or [] if isinstance(d, dict)]
+    diffs = _differences(record)
     if not diffs:
         return ""
     rows = []
-    for d in diffs:
+    for d in diffs[:SHOWN_DIFFERENCES]:
         actual, expected = d.get("actual"), d.get("expected")
         count = d.get("count", 1) if isinstance(d.get("count"), int) else 1
         times = f" (x{count})" if count > 1 else ""
         if d.get("item") == "missing":
-            expected_cell = f'<td class="value">{_e(_json(expected, None))}{_e(times)}</td>'
+            expected_cell = f'<td class="value">{_t(_json(expected, None))}{_e(times)}</td>'
             actual_cell = '<td class="value missing">missing from the answer</td>'
         elif d.get("item") == "extra":
             expected_cell = '<td class="value missing">not expected</td>'
-            actual_cell = f'<td class="value">{_e(_json(actual, None))}{_e(times)}</td>'
+            actual_cell = f'<td class="value">{_t(_json(actual, None))}{_e(times)}</td>'
         else:
-            expected_cell = f'<td class="value">{_e(_json(expected, None))}</td>'
+            expected_cell = f'<td class="value">{_t(_json(expected, None))}</td>'
             actual_cell = (
                 '<td class="value missing">missing from the answer</td>'
                 if actual == "<missing>"
-                else f'<td class="value">{_e(_json(actual, None))}</td>'
+                else f'<td class="value">{_t(_json(actual, None))}</td>'
             )
         rows.append(f"<tr><td><code>{_e(d.get('path', ''))}</code></td>{expected_cell}{actual_cell}</tr>")
+    more = len(diffs) - SHOWN_DIFFERENCES
     return (
         '<table class="differences"><thead><tr><th>field</th><th>expected</th><th>actual</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
+        + (
+            f'<p class="zero">{more} more difference(s): every one is in this fixture\'s record in results.jsonl.</p>'
+            if more > 0
+            else ""
+        )
     )
 
 
@@ -383,7 +442,7 @@ def fixture_section(
         f'<span class="zero">[{_e(record.get("kind", "?"))}]</span>'
         + (f' <span class="who">{_e(who)}</span>' if who else "")
         + "</h3>",
-        f'<p class="description">{_e(record.get("description", ""))}</p>',
+        f'<p class="description">{_t(record.get("description", ""))}</p>',
         '<table class="meta">'
         f"<tr><td>file</td><td><code>{_e(location(record))}</code></td></tr>"
         f"<tr><td>rules</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in rules)} "
@@ -396,7 +455,7 @@ def fixture_section(
         )
     parts.append("</table>")
     if record.get("message"):
-        parts.append(f'<div class="message">{_e(record["message"])}</div>')
+        parts.append(f'<div class="message">{_t(record["message"])}</div>')
     found = fixture_cause(record, causes) if causes is not None else None
     if found is not None:
         by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
@@ -412,11 +471,11 @@ def fixture_section(
 
     if record.get("kind") == "illegal":
         parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
-    parts.append(_rule_text(str(record.get("rule", "")), links))
+    parts.append(_rule_pointer(str(record.get("rule", ""))))
     if record.get("why"):
         parts.append(
             "<details open><summary>Why these are the expected values</summary>"
-            f'<pre class="why">{_e(record["why"])}</pre></details>'
+            f'<pre class="why">{_t(record["why"])}</pre></details>'
         )
     table = _differences_table(record)
     if table:
@@ -426,16 +485,22 @@ def fixture_section(
     parts.append(_drawing(record))
     parts.append(_seats(record))
     if "input" in record:
-        parts.append(f"<details><summary>Input</summary><pre>{_e(_json(record['input']))}</pre></details>")
+        parts.append(f"<details><summary>Input</summary><pre>{_t(_json(record['input'], None))}</pre></details>")
     if "expected" in record:
-        parts.append(f"<details><summary>Expected</summary><pre>{_e(_json(record['expected']))}</pre></details>")
-    if "observations" in record:
+        parts.append(f"<details><summary>Expected</summary><pre>{_t(_json(record['expected'], None))}</pre></details>")
+    if "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
+        # Every difference is listed: the observations are the expected values but for them.
+        parts.append(
+            '<p class="zero">Observations: the expected values but for the differences above '
+            "(the whole answer: results.jsonl).</p>"
+        )
+    elif "observations" in record:
         parts.append(
             f"<details><summary>The implementation's observations</summary>"
-            f"<pre>{_e(_json(record['observations']))}</pre></details>"
+            f"<pre>{_t(_json(record['observations'], None))}</pre></details>"
         )
     if record.get("stderr"):
-        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_e(record['stderr'])}</pre></details>")
+        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_t(record['stderr'])}</pre></details>")
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
 
@@ -562,7 +627,35 @@ def _rule_text(rule_id: str, links: Links | None = None) -> str:
         return ""
     return (
         f"<details><summary>{_e(rule.id)}: {_e(rule.title)}</summary>"
-        f'<p class="zero">{_e(rule_where(rule.id, links=links))}</p><pre class="why">{_e(rule.text)}</pre></details>'
+        f'<p class="zero">{_e(rule_where(rule.id, links=links))}</p><pre class="why">{_t(rule.text)}</pre></details>'
+    )
+
+
+def _rule_anchor(rule_id: str) -> str:
+    return "rule-" + (re.sub(r"[^A-Za-z0-9_-]", "_", rule_id) or "_")
+
+
+def _rule_pointer(rule_id: str) -> str:
+    """Where a failing fixture's primary rule is written out: once per page, under
+    "The rules of the failures" (:func:`rules_cited`)."""
+    rule = load_rules().get(rule_id)
+    if rule is None:
+        return ""
+    return (
+        f'<p class="rule-pointer">The rule: <a href="#{_rule_anchor(rule.id)}">{_e(rule.id)}: {_e(rule.title)}</a></p>'
+    )
+
+
+def rules_cited(records: list[dict], links: Links | None = None) -> str:
+    """The text of every rule that is the primary rule of one of ``records`` (failing
+    fixtures), once each, in the specification's order: what each fixture section points to."""
+    rules = load_rules()
+    wanted = {str(r.get("rule", "")) for r in records if isinstance(r, dict)}
+    shown = [rule_id for rule_id in rules if rule_id in wanted]
+    if not shown:
+        return ""
+    return '<h2 id="rules-cited">The rules of the failures</h2>' + "".join(
+        f'<div id="{_rule_anchor(rule_id)}">{_rule_text(rule_id, links)}</div>' for rule_id in shown
     )
 
 
@@ -583,6 +676,13 @@ def page_start(title: str, css: str = "") -> list[str]:
     ]
 
 
+def section_anchors(failing: list[dict]) -> list[str]:
+    """The ``id`` of each failing fixture's section in the report, in order (the
+    comparison page links to them)."""
+    taken: set[str] = set()
+    return [anchor(r.get("id", ""), taken) for r in failing]
+
+
 def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: Links | None = None) -> str:
     """The whole report page; its rule references as ``rule_links`` says."""
     header = header or {}
@@ -593,13 +693,10 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     judged = run_verdict(header, results, footer)
     verdict, verdict_class = judged.text, judged.tone
     failing = [r for r in results if r.get("status") not in PASSING]
-    taken: set[str] = set()
+    failing_anchors = section_anchors(failing)
     anchors: dict[str, str] = {}
-    failing_anchors = []
-    for r in failing:
-        place = anchor(r.get("id", ""), taken)
+    for r, place in zip(failing, failing_anchors):
         anchors.setdefault(str(r.get("id", "")), place)
-        failing_anchors.append(place)
 
     out = page_start(f"Horse Race conformance: {name} — {verdict}")
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
@@ -683,7 +780,7 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     else:
         out.append("<p>No fixture was run.</p>")
 
-    out.append("<h2>Failures</h2>")
+    out.append('<h2 id="failures">Failures</h2>')
     if footer.get("unusable") and not results:
         out.append("<p>No fixture was run: the implementation could not be used (see above).</p>")
     elif not failing:
@@ -691,8 +788,14 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
             '<p class="notice">No failures: every fixture that ran passed '
             "(or failed as the expectations file expects).</p>"
         )
-    for record, place in zip(failing, failing_anchors):
-        out.append(fixture_section(record, place, causes=causes, links=rule_links))
+    sections = [
+        fixture_section(record, place, causes=causes, links=rule_links)
+        for record, place in zip(failing, failing_anchors)
+    ]
+    if any(_drawn(record) for record in failing):
+        out.append(drawings_legend("".join(sections)))
+    out += sections
+    out.append(rules_cited(failing, rule_links))
 
     out.append(_refusals_section(results, anchors))
     skipped = [r for r in results if r.get("status") == Status.SKIP]

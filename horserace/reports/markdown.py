@@ -94,7 +94,31 @@ def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | 
                     cells = (d["path"], *_sides(d))
                     lines.append("| " + " | ".join(code_span(c, cell=True) for c in cells) + " |")
             lines.append("")
+    lines += _skipped(results)
     return "\n".join(lines) + "\n"
+
+
+def _skipped(results: list[dict]) -> list[str]:
+    """The fixtures that did not run, each with the reason (as the HTML report's "Skipped")."""
+    skipped = [r for r in results if r.get("status") == Status.SKIP]
+    out = ["", "## Skipped", ""]
+    if not skipped:
+        return [*out, "None: every fixture ran."]
+    out += [
+        f"{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation does not "
+        "declare, a reading it does not follow, a withdrawn fixture).",
+        "",
+        "| fixture | kind | rule | reason |",
+        "|---|---|---|---|",
+    ]
+    for r in skipped:
+        cells = [str(r.get("id", "?")), str(r.get("kind", "?")), str(r.get("rule", "?"))]
+        out.append(
+            "| "
+            + " | ".join(code_span(c, cell=True) if n != 1 else for_markdown(c, cell=True) for n, c in enumerate(cells))
+            + f" | {for_markdown(str(r.get('message', '')), cell=True)} |"
+        )
+    return out
 
 
 def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list[str]:

@@ -32,11 +32,17 @@ Placement of tiles (deterministic, a tree drawn on a grid of half-half units):
 
 Nothing here raises on bad input: a placement that is unknown or illegal stops the
 drawing there, and the drawing says so in a note.
+
+A drawing stands alone (an SVG file, a page of the site), or is one of many on a page
+(``shared=True``, the reports): then the page shows the legend once
+(:func:`legend_html`) and defines once the tile faces and marks the drawings use
+(:func:`page_defs`, SVG ``<use>``), and its style sheet gives their font.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -55,7 +61,7 @@ from horserace.engine.layout import (
 from horserace.engine.tiles import IS_DOUBLE, LOW, NAMES, parse_tile
 from horserace.errors import HorseRaceError, RuleError
 
-__all__ = ["SPINNER_COLOUR", "layout_svg"]
+__all__ = ["SPINNER_COLOUR", "layout_svg", "legend_html", "page_defs"]
 
 #: Pixels per grid unit; a tile half is 2 x 2 units.
 UNIT = 20
@@ -379,6 +385,115 @@ def _claim_key(item: object) -> tuple[str, str] | None:
     return item["tile"], str(item.get("port", ""))
 
 
+def _n(value: float) -> str:
+    """A coordinate as short as it is exact to a tenth: ``120``, ``137.5``."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
+    """The legend's entries: (class, the mark drawn at height ``y``, the text, whether it
+    belongs only where a drawing has claims or a tile placed last)."""
+    return [
+        (
+            "filled",
+            f'<circle cx="22" cy="{_n(y)}" r="11" fill="{FILLED_COLOUR}"/><text x="22" y="{_n(y + 4)}" '
+            'text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>',
+            "filled number = counted contribution",
+            False,
+        ),
+        (
+            "hollow",
+            f'<circle cx="22" cy="{_n(y)}" r="7" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>',
+            "hollow dot = attachment point, not counted",
+            False,
+        ),
+        (
+            "spinner",
+            f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" '
+            'stroke-width="3"/>',
+            "orange outline = spinner (every double); a double with a free linear side counts whole",
+            False,
+        ),
+        (
+            "ring",
+            f'<circle cx="22" cy="{_n(y)}" r="9" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="3"/>',
+            "red ring = expected, missing from the answer",
+            True,
+        ),
+        (
+            "cross",
+            f'<path d="M15 {_n(y - 7)}L29 {_n(y + 7)}M15 {_n(y + 7)}L29 {_n(y - 7)}" stroke="{CLAIM_COLOUR}" '
+            'stroke-width="3"/>',
+            "red cross = in the answer, not expected",
+            True,
+        ),
+        (
+            "last",
+            f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="none" stroke="{CLAIM_COLOUR}" '
+            'stroke-width="2.5" stroke-dasharray="5 3"/>',
+            "dashed red = the tile placed last",
+            True,
+        ),
+    ]
+
+
+#: What a character of the legend's 14-pixel text takes at most, in pixels (DejaVu Sans,
+#: the widest of the fonts named, averages 8.0 on these texts).
+_CHAR = 8.6
+#: The rows of the legend, one entry each: they cannot overlap.
+_ROW = 26
+
+
+def legend_html(claims: bool = True) -> str:
+    """The legend of the drawings as HTML, for a page that shows several drawings drawn
+    with ``shared=True``: a list that wraps as the page narrows (its entries never
+    overlap); ``claims=False`` leaves out the marks of claims and of the tile placed last."""
+    items = []
+    for cls, mark, text, for_claims in _legend_marks(12):
+        if for_claims and not claims:
+            continue
+        items.append(
+            f'<li class="{cls}"><svg width="34" height="24" viewBox="0 0 34 24" aria-hidden="true" {_FONT}>'
+            f"{mark}</svg>{escape(text)}</li>"
+        )
+    return '<ul class="hr-legend">' + "".join(items) + "</ul>"
+
+
+def _face(first: int, second: int, wide: bool) -> str:
+    """A tile's face at the origin: its outline (a double's a spinner's), the divider
+    and its two values, ``first`` on the left (``wide``) or on top; the values take their
+    font from where the face is used."""
+    width, height = (80, 40) if wide else (40, 80)
+    spinner = first == second
+    stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
+    divider = "M40 5V35" if wide else "M5 40H35"
+    (x1, y1), (x2, y2) = ((20, 28), (60, 28)) if wide else ((20, 28), (20, 68))
+    return (
+        f'<rect x="1" y="1" width="{width - 2}" height="{height - 2}" rx="5" fill="#fff" {stroke}/>'
+        f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>'
+        f'<text x="{x1}" y="{y1}">{first}</text><text x="{x2}" y="{y2}">{second}</text>'
+    )
+
+
+_FACE_ID = re.compile(r'href="#hr-t([0-6])([0-6])([hv])"')
+
+
+def page_defs(page: str) -> str:
+    """What the drawings made with ``shared=True`` use, once for a page: the marks and
+    the face of every tile (in each way it lies) that ``page`` uses, an SVG of no size
+    to put before the first drawing."""
+    faces = sorted(set(_FACE_ID.findall(page)))
+    shapes = "".join(f'<g id="hr-t{a}{b}{o}">{_face(int(a), int(b), o == "h")}</g>' for a, b, o in faces) + (
+        f'<circle id="hr-c" r="16" fill="{FILLED_COLOUR}"/>'
+        f'<circle id="hr-o" r="8" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
+    )
+    return (
+        '<svg class="hr-defs" width="0" height="0" aria-hidden="true" style="position:absolute">'
+        f"<defs>{shapes}</defs></svg>"
+    )
+
+
 def layout_svg(
     placements: list[dict],
     *,
@@ -387,6 +502,7 @@ def layout_svg(
     mark_last: bool = False,
     claims: list[dict] | None = None,
     refused: dict | None = None,
+    shared: bool = False,
 ) -> str:
     """A self-contained SVG drawing of the layout that ``placements`` build ({tile,
     target, port} dicts, the first without target), with a legend and the sum.
@@ -398,8 +514,13 @@ def layout_svg(
     red, one it claimed that is not there is crossed out in red where the port is, and
     every one of them is listed under the drawing.  ``refused`` ({tile, target, port}) is
     a placement the rules refuse here: its target port is marked and the action written
-    under the drawing.  Never raises for bad placements: the
-    drawing stops at the first one that cannot be placed and says why.
+    under the drawing.  ``shared=True`` draws for a page that shows several drawings: it
+    leaves the legend out (the page shows :func:`legend_html` once) and draws each tile
+    with the shapes of :func:`page_defs` (the page includes them once).  Never raises for bad
+    placements: the drawing stops at the first one that cannot be placed and says why.
+
+    Rings and crosses are drawn under the marks, around them: a value always stays on
+    top.  The legend has one entry per row, so that its entries never overlap.
     """
     layout, notes = build_layout(placements, branch_use_one=branch_use_one)
     marks = _marks(layout)
@@ -454,36 +575,49 @@ def layout_svg(
         else "Empty layout: nothing counts (sum 0)."
     )
     note_lines = [line for note in notes for line in _wrap("Note: " + note)] + claim_lines
-    title_lines = _wrap(title, 80) if title else []
+    title_lines = _wrap(title, 80) if title and not shared else []  # on a page: its caption
+    entries = (
+        [(mark, text) for _, mark, text, for_claims in _legend_marks(0) if mark_last or claim_lines or not for_claims]
+        if not shared
+        else []
+    )
 
     top = 10 + 22 * len(title_lines)
     legend_top = top + draw_h + 12
-    legend_h = 30 + 26 + 22 + 22 * len(note_lines) + 10 + (52 if mark_last or claim_lines else 0)
-    width = max(draw_w, 760, 8.2 * max([len(sum_text)] + [len(line) for line in note_lines + title_lines]) + 20)
+    legend_h = 30 + 22 * len(note_lines) + _ROW * len(entries) + 10
+    width = max(
+        draw_w,
+        760,
+        8.2 * max([len(sum_text)] + [len(line) for line in note_lines + title_lines]) + 20,
+        *(40 + _CHAR * len(text) + 10 for _, text in entries),
+    )
     height = legend_top + legend_h
     offset_x = (width - draw_w) / 2  # centre the drawing above the legend
 
+    # On a page (``shared``), its style sheet gives the font, the size and the background.
+    own = "" if shared else f'xmlns="http://www.w3.org/2000/svg" style="max-width:100%;height:auto" {_FONT} '
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout" role="img" width="{width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" style="max-width:100%;height:auto" '
-        f'data-sum="{total}" data-tiles="{len(tiles)}">',
+        f'<svg {own}class="hr-layout" role="img" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" data-sum="{total}" data-tiles="{len(tiles)}">',
         f"<title>{escape(title or 'Horse Race layout')}</title>",
-        f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
+        "" if shared else f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
     ]
     for i, line in enumerate(title_lines):
         out.append(
-            f'<text x="10" y="{26 + 22 * i}" {_FONT} font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>'
+            f'<text x="10" y="{26 + 22 * i}" font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>'
         )
-    out.append(f'<g transform="translate({offset_x:.1f},0)">')
+    out.append(f'<g transform="translate({_n(offset_x)},0)">')
 
     for t in layout.order:  # connectors of shifted tiles, under the tiles
         pl = tiles[t]
         if pl.connector:
             (ax, ay), (bx, by) = (px(p) for p in pl.connector)
             out.append(
-                f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" '
+                f'<line x1="{_n(ax)}" y1="{_n(ay)}" x2="{_n(bx)}" y2="{_n(by)}" stroke="#777" '
                 f'stroke-width="3" stroke-dasharray="6 4"/>'
             )
+    # The tiles' values share their text attributes (inherited from the group).
+    out.append('<g text-anchor="middle" font-size="22" font-weight="bold" fill="#222">')
     for t in layout.order:
         pl = tiles[t]
         x0, y0, x1, y1 = pl.rect()
@@ -491,75 +625,40 @@ def layout_svg(
         spinner = pl.double
         stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
         cls = "tile spinner" if spinner else "tile"
+        last = (
+            f'<rect class="last-placed" x="{_n(rx - 3)}" y="{_n(ry - 3)}" width="{_n(rx1 - rx + 6)}" '
+            f'height="{_n(ry1 - ry + 6)}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
+            f'stroke-dasharray="5 3"><title>placed last</title></rect>'
+            if mark_last and t == layout.order[-1]
+            else ""
+        )
+        if shared:  # the page's face of the tile, as it lies here
+            (_, first), (_, second) = sorted(pl.halves(), key=lambda half: half[0])
+            face = f"hr-t{first}{second}{'h' if rx1 - rx >= ry1 - ry else 'v'}"
+            out.append(f'<use href="#{face}" x="{_n(rx)}" y="{_n(ry)}"/>{last}')
+            continue
         out.append(
             f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
             f"{' (spinner)' if spinner else ''}</title>"
+            f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
+            f'rx="5" fill="#fff" {stroke}/>{last}'
         )
-        out.append(
-            f'<rect x="{rx + 1:.1f}" y="{ry + 1:.1f}" width="{rx1 - rx - 2:.1f}" height="{ry1 - ry - 2:.1f}" '
-            f'rx="5" fill="#ffffff" {stroke}/>'
-        )
-        if mark_last and t == layout.order[-1]:
-            out.append(
-                f'<rect class="last-placed" x="{rx - 3:.1f}" y="{ry - 3:.1f}" width="{rx1 - rx + 6:.1f}" '
-                f'height="{ry1 - ry + 6:.1f}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
-                f'stroke-dasharray="5 3"><title>placed last</title></rect>'
-            )
         # The divider between the halves: across the tile's long axis.
         cx, cy = px(pl.centre())
-        if (rx1 - rx) >= (ry1 - ry):
-            out.append(
-                f'<line x1="{cx:.1f}" y1="{ry + 5:.1f}" x2="{cx:.1f}" y2="{ry1 - 5:.1f}" stroke="#444" stroke-width="1.5"/>'
-            )
-        else:
-            out.append(
-                f'<line x1="{rx + 5:.1f}" y1="{cy:.1f}" x2="{rx1 - 5:.1f}" y2="{cy:.1f}" stroke="#444" stroke-width="1.5"/>'
-            )
+        divider = (
+            f"M{_n(cx)} {_n(ry + 5)}V{_n(ry1 - 5)}" if rx1 - rx >= ry1 - ry else f"M{_n(rx + 5)} {_n(cy)}H{_n(rx1 - 5)}"
+        )
+        out.append(f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>')
         for centre, value in pl.halves():
             hx, hy = px(centre)
-            out.append(
-                f'<text x="{hx:.1f}" y="{hy + 8:.1f}" text-anchor="middle" {_FONT} font-size="22" '
-                f'font-weight="bold" fill="#222">{value}</text>'
-            )
+            out.append(f'<text x="{_n(hx)}" y="{_n(hy + 8)}">{value}</text>')
         out.append("</g>")
-    for (t, port), (kind, value) in sorted(
-        marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])
-    ):
-        point, facing = tiles[t].port(port)
-        mx, my = px(_add(point, facing))
-        label = f"{NAMES[t]} {PORT_NAMES[port]}"
-        if kind == "filled":
-            whole = IS_DOUBLE[t]
-            tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
-            out.append(
-                f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
-                f"<title>{escape(tip)}</title>"
-                f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="16" fill="{FILLED_COLOUR}" stroke="none"/>'
-                f'<text x="{mx:.1f}" y="{my + 5.5:.1f}" text-anchor="middle" {_FONT} font-size="15" '
-                f'font-weight="bold" fill="#ffffff">{value}</text></g>'
-            )
-        else:
-            tip = f"{label}: attachment point for a {value}, not counted"
-            out.append(
-                f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
-                f'data-value="{value}"><title>{escape(tip)}</title>'
-                f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
-                f'stroke-width="2.5"/></g>'
-            )
-    # The implementation's claims against the drawing: rings for what it left out,
-    # crosses for what it claimed that is not there (where the port is drawn).
+    out.append("</g>")
+
+    # The implementation's claims against the drawing, under the marks: rings around
+    # what it left out, crosses behind what it claimed that is not there (where the
+    # port is drawn).
     placed = {NAMES[t]: t for t in tiles}
-    if refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES:
-        point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
-        mx, my = px(_add(point, facing))
-        out.append(
-            f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
-            f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
-            f'<rect x="{mx - 15:.1f}" y="{my - 15:.1f}" width="30" height="30" rx="4" fill="none" '
-            f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
-            f'<text x="{mx:.1f}" y="{my + 5:.1f}" text-anchor="middle" {_FONT} font-size="14" font-weight="bold" '
-            f'fill="{CLAIM_COLOUR}">!</text></g>'
-        )
     for kind, items in (("missing", missing), ("extra", extra)):
         for _, item in items:
             key = _claim_key(item)
@@ -575,60 +674,81 @@ def layout_svg(
                 mx, my = px(_add(point, facing))
                 if kind == "missing":
                     out.append(
-                        f'<circle class="claim-missing" cx="{mx:.1f}" cy="{my:.1f}" r="21" fill="none" '
+                        f'<circle class="claim-missing" cx="{_n(mx)}" cy="{_n(my)}" r="21" fill="none" '
                         f'stroke="{CLAIM_COLOUR}" stroke-width="3"><title>expected, not in the answer: '
                         f"{escape(_claim_text(item))}</title></circle>"
                     )
                 else:
+                    a = b = 22  # beyond the mark's disc (16): the cross shows around it
                     out.append(
                         f'<g class="claim-extra"><title>in the answer, not expected: {escape(_claim_text(item))}</title>'
-                        f'<line x1="{mx - 14:.1f}" y1="{my - 14:.1f}" x2="{mx + 14:.1f}" y2="{my + 14:.1f}" '
-                        f'stroke="{CLAIM_COLOUR}" stroke-width="3"/><line x1="{mx - 14:.1f}" y1="{my + 14:.1f}" '
-                        f'x2="{mx + 14:.1f}" y2="{my - 14:.1f}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
+                        f'<path d="M{_n(mx - a)} {_n(my - b)}L{_n(mx + a)} {_n(my + b)}M{_n(mx - a)} {_n(my + b)}'
+                        f'L{_n(mx + a)} {_n(my - b)}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
                     )
+    # The marks' numbers share their text attributes (inherited from the group).
+    out.append('<g text-anchor="middle" font-size="15" font-weight="bold" fill="#fff">')
+    for (t, port), (kind, value) in sorted(
+        marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])
+    ):
+        point, facing = tiles[t].port(port)
+        mx, my = px(_add(point, facing))
+        label = f"{NAMES[t]} {PORT_NAMES[port]}"
+        if shared:  # the same marks, with the page's shapes (the page's legend says what they are)
+            if kind == "filled":
+                out.append(
+                    f'<g class="contribution"><use href="#hr-c" x="{_n(mx)}" y="{_n(my)}"/>'
+                    f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
+                )
+            else:
+                out.append(f'<use class="attachment" href="#hr-o" x="{_n(mx)}" y="{_n(my)}"/>')
+        elif kind == "filled":
+            whole = IS_DOUBLE[t]
+            tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
+            out.append(
+                f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
+                f"<title>{escape(tip)}</title>"
+                f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="16" fill="{FILLED_COLOUR}"/>'
+                f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
+            )
+        else:
+            tip = f"{label}: attachment point for a {value}, not counted"
+            out.append(
+                f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
+                f'data-value="{value}"><title>{escape(tip)}</title>'
+                f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
+                f'stroke-width="2.5"/></g>'
+            )
+    out.append("</g>")
+    if refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES:
+        point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
+        mx, my = px(_add(point, facing))
+        out.append(
+            f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
+            f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
+            f'<rect x="{_n(mx - 15)}" y="{_n(my - 15)}" width="30" height="30" rx="4" fill="none" '
+            f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
+            f'<text x="{_n(mx)}" y="{_n(my + 5)}" text-anchor="middle" font-size="14" font-weight="bold" '
+            f'fill="{CLAIM_COLOUR}">!</text></g>'
+        )
     out.append("</g>")
 
-    # Legend, sum and notes.
+    # The sum, the notes, and the legend (one entry per row).
     y = legend_top
-    out.append(f'<g class="legend" {_FONT} font-size="14" fill="#222">')
-    out.append(f'<line x1="10" y1="{y - 4:.0f}" x2="{width - 10:.0f}" y2="{y - 4:.0f}" stroke="#ccc"/>')
+    out.append('<g class="legend" font-size="14" fill="#222">')
+    out.append(f'<path d="M10 {y - 4:.0f}H{width - 10:.0f}" stroke="#ccc"/>')
     ly = y + 16
-    out.append(
-        f'<circle cx="22" cy="{ly:.0f}" r="11" fill="{FILLED_COLOUR}"/>'
-        f'<text x="22" y="{ly + 4:.0f}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>'
-        f'<text x="40" y="{ly + 5:.0f}">filled number = counted contribution</text>'
-    )
-    out.append(
-        f'<circle cx="367" cy="{ly:.0f}" r="7" fill="none" stroke="{HOLLOW_COLOUR}" stroke-width="2.5"/>'
-        f'<text x="382" y="{ly + 5:.0f}">hollow dot = attachment point, not counted</text>'
-    )
-    ly += 26
-    out.append(
-        f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" stroke-width="3"/>'
-        f'<text x="40" y="{ly + 5:.0f}">orange outline = spinner (every double)</text>'
-        f'<text x="367" y="{ly + 5:.0f}" fill="#555">a double with a free linear side counts whole</text>'
-    )
-    ly += 26
     out.append(f'<text class="sum" x="10" y="{ly + 2:.0f}" font-weight="bold">{escape(sum_text)}</text>')
     for line in note_lines:
         ly += 22
         out.append(f'<text class="note" x="10" y="{ly + 2:.0f}" fill="#a40000">{escape(line)}</text>')
-    if mark_last or claim_lines:
-        ly += 26
+    for mark, text in entries:
+        ly += _ROW
         out.append(
-            f'<circle cx="22" cy="{ly:.0f}" r="9" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="3"/>'
-            f'<text x="40" y="{ly + 5:.0f}">red ring = expected, missing from the answer</text>'
-            f'<path d="M 360 {ly - 7:.0f} L 374 {ly + 7:.0f} M 360 {ly + 7:.0f} L 374 {ly - 7:.0f}" '
-            f'stroke="{CLAIM_COLOUR}" stroke-width="3"/>'
-            f'<text x="382" y="{ly + 5:.0f}">red cross = in the answer, not expected</text>'
-        )
-        ly += 26
-        out.append(
-            f'<rect x="12" y="{ly - 10:.0f}" width="20" height="20" rx="3" fill="none" stroke="{CLAIM_COLOUR}" '
-            f'stroke-width="2.5" stroke-dasharray="5 3"/><text x="40" y="{ly + 5:.0f}">dashed red = the tile placed last</text>'
+            f'<g class="legend-entry" transform="translate(0,{ly:.0f})">{mark}'
+            f'<text x="40" y="5">{escape(text)}</text></g>'
         )
     out.append("</g></svg>")
-    return "\n".join(out)
+    return "".join(out)
 
 
 def _claim_text(item: object) -> str:

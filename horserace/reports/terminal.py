@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from horserace.reports import colour
 from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
 from horserace.reports.causes import CAUSES_SHOWN, cause_text, diagnosis_of, failure_text, run_causes
 from horserace.reports.escape import for_terminal
@@ -20,7 +21,7 @@ from horserace.reports.summary import (
     verdict,
 )
 
-__all__ = ["SHIELDS_NOTE", "badge_lines", "causes_lines", "run_line", "terminal"]
+__all__ = ["SHIELDS_NOTE", "badge_lines", "badges_lines", "causes_lines", "run_line", "terminal"]
 
 #: How to embed the endpoint file through shields.io: said once, after the badges.
 SHIELDS_NOTE = (
@@ -75,12 +76,10 @@ def terminal(
             )
             break
         shown += 1
-        lines.append(
-            for_terminal(
-                f"{r['status'].upper()} {r['id']} [{r['kind']}] ({r['rule']}) {location(r)}: {r['message']}",
-                one_line=True,
-            ).rstrip(": ")
-        )
+        said = for_terminal(
+            f"{r['id']} [{r['kind']}] ({r['rule']}) {location(r)}: {r['message']}", one_line=True
+        ).rstrip(": ")
+        lines.append(f"{colour.outcome(for_terminal(str(r['status']).upper(), one_line=True), r['status'])} {said}")
         differences = r.get("differences", [])
         for d in differences[:5]:
             lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
@@ -117,13 +116,16 @@ def terminal(
             f"{'rule':<12} {'passed':>6} {'failed':>6} {'skipped':>7}  title (a fixture counts for every rule it cites)"
         )
         for row in rows:
-            lines.append(
-                f"{row['rule']:<12} {row['passed']:>6} {row['failed']:>6} {row['skipped']:>7}  {_short(row['title'])}"
-            )
+            failed = colour.paint(f"{row['failed']:>6}", "red" if row["failed"] else None)
+            lines.append(f"{row['rule']:<12} {row['passed']:>6} {failed} {row['skipped']:>7}  {_short(row['title'])}")
     counts = footer.get("counts", tally(results))
     lines.append("")
-    lines.append(", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no fixtures")
-    lines.append(verdict(header, results, footer).text)
+    lines.append(
+        ", ".join(colour.outcome(f"{n} {for_terminal(str(k), one_line=True)}", k) for k, n in counts.items() if n)
+        or "no fixtures"
+    )
+    judged = verdict(header, results, footer)
+    lines.append(colour.tone(judged.text, judged.tone))
     return "\n".join(lines)
 
 
@@ -134,16 +136,39 @@ def _short(title: str, width: int = 48) -> str:
 def run_line(header: dict, results: list[dict], footer: dict, where: str) -> str:
     """One implementation's run in one line: its name, the verdict, where its report is."""
     name = implementation_name(header)
-    said = verdict(header, results, footer).text
-    said += f": {footer['unusable']}" if footer.get("unusable") else ""
-    return for_terminal(f"{name}: {said} ({where})", one_line=True)
+    judged = verdict(header, results, footer)
+    said = judged.text + (f": {footer['unusable']}" if footer.get("unusable") else "")
+    return (
+        f"{for_terminal(name, one_line=True)}: {colour.tone(for_terminal(said, one_line=True), judged.tone)} "
+        f"({for_terminal(where, one_line=True)})"
+    )
+
+
+def _badge_line(badge: Badge, svg: str, endpoint: str) -> str:
+    return for_terminal(f"badge: {svg} ({badge.text}); shields.io endpoint: {endpoint}", one_line=True)
+
+
+def badges_lines(badges: list[tuple[Badge, str, str]]) -> list[str]:
+    """Several runs' badges: one line each (where its files are), then once how to embed
+    one, shown with the first: ``(badge, svg, endpoint)`` per run."""
+    if not badges:
+        return []
+    badge, svg, _ = badges[0]
+    return [
+        *(_badge_line(*each) for each in badges),
+        for_terminal(
+            f"  embed one as Markdown, {embed_markdown(badge, svg)}, or as HTML, {embed_html(badge, svg)} "
+            "(the first shown; the others alike, with their own path and text)",
+            one_line=True,
+        ),
+    ]
 
 
 def badge_lines(badge: Badge, svg: str, endpoint: str) -> list[str]:
     """Where a run's badge files are, and the Markdown and HTML that embed the SVG one
     (its path as given: relative to where the README that embeds it is)."""
     return [
-        for_terminal(f"badge: {svg} ({badge.text}); shields.io endpoint: {endpoint}", one_line=True),
+        _badge_line(badge, svg, endpoint),
         for_terminal(f"  Markdown: {embed_markdown(badge, svg)}", one_line=True),
         for_terminal(f"  HTML:     {embed_html(badge, svg)}", one_line=True),
     ]

@@ -48,7 +48,11 @@ def test_each_implementation_gets_its_folder_and_the_page_compares_them(tmp_path
     assert lines[2].startswith("  broken 0.9+dev (Python): NOT CONFORMANT: ")
     assert lines[3] == f"comparison of the 2 implementations: {out / 'index.html'}"
     assert lines[4].startswith(f"badge: {out / 'ref-1.0' / 'badge.svg'} (Horse Race ")
-    assert lines[-1] == SHIELDS_NOTE
+    assert lines[5].startswith(f"badge: {out / 'broken-0.9_dev' / 'badge.svg'} (Horse Race ")
+    # One badge line per implementation, then once how to embed one, then the shields.io note.
+    assert lines[6].startswith("  embed one as Markdown, ![Horse Race 30/30, 30 selected of 191](")
+    assert f"({out / 'ref-1.0' / 'badge.svg'}), or as HTML, <img src=" in lines[6]
+    assert lines[7:] == [SHIELDS_NOTE]
     page = (out / "index.html").read_text()
     assert 'href="ref-1.0/report.html"' in page and 'href="broken-0.9_dev/report.html"' in page
     assert "implementations disagree" in page and 'class="disagree"' in page

@@ -70,6 +70,20 @@ def out(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
+def _plus_one(value: object, every: bool, done: list[bool]) -> object:
+    """``value`` with its first integer one more (``every``: each one; booleans kept)."""
+    if isinstance(value, bool) or (done and not every):
+        return value
+    if isinstance(value, int):
+        done.append(True)
+        return value + 1
+    if isinstance(value, list):
+        return [_plus_one(v, every, done) for v in value]
+    if isinstance(value, dict):
+        return {k: _plus_one(v, every, done) for k, v in value.items()}
+    return value
+
+
 def main() -> None:
     if MODE == "stop-reading":  # never reads a byte of its input, and never exits
         time.sleep(3600)
@@ -81,7 +95,7 @@ def main() -> None:
         if kind == "hello":
             if MODE == "hang-handshake":
                 time.sleep(3600)
-            reply = answer(msg)
+            reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
             if MODE == "other-protocol":
                 reply["protocol"] = "2.0"
             if MODE == "deep-hello":
@@ -106,7 +120,7 @@ def main() -> None:
             continue
         seq_fixture = msg["seq"].split("/")[0]
         n = bump()
-        reply = answer(msg)
+        reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
         if MODE == "daemon-exit" and seq_fixture == ARG:
             # A helper in the same process group keeps stdout and stderr open while the
             # leader exits, as a JVM or Node adapter's daemon does.
@@ -221,6 +235,11 @@ def main() -> None:
         if MODE == "refuse-last" and msg["kind"] == "illegal":  # refuses the last action, legal or not
             last = len(msg["input"]["actions"]) - 1
             reply = {"type": "rejected", "seq": msg["seq"], "at": last, "message": "you must draw first"}
+        if MODE in ("all-wrong", "all-numbers-wrong"):  # every answer wrong, every illegal action accepted
+            if msg["kind"] == "illegal" or reply["type"] != "result":
+                reply = {"type": "result", "seq": msg["seq"], "observations": {"rejected_at": None}}
+            else:  # the first number of the answer one too many (all-numbers-wrong: every number)
+                reply["observations"] = _plus_one(reply["observations"], MODE == "all-numbers-wrong", [])
         if MODE == "settle-wrong" and msg["kind"] == "settlement":
             reply["observations"]["credits"] = [c + 1 for c in reply["observations"]["credits"]]
         out((json.dumps(reply) + "\n").encode())

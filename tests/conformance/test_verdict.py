@@ -187,3 +187,25 @@ def test_the_json_output_of_conform_leads_with_the_verdict_and_the_diagnosis(tmp
     assert said["verdict"].startswith("NOT CONFORMANT:")
     assert said["diagnosis"]["causes"] and all(c["rule"].startswith("HR-") for c in said["diagnosis"]["causes"])
     assert said["diagnosis"]["failures_to_answer"] == []
+
+
+def test_a_refused_legal_action_says_which_and_no_missing_rule():
+    """A play or layout fixture's actions are all legal: a refusal says which action it
+    refused (an entry of the placements, a step), that it is legal, and the rule the
+    refusal cites only when it cites one; it never reads as a rule left out
+    ("no rule given"), since none is asked for."""
+    from horserace.conformance.messages import Rejected
+    from horserace.conformance.runner import evaluate
+
+    fixtures = {fx.kind: fx for fx in reversed(bundled_corpus().fixtures)}
+    play, layout = fixtures["play"], fixtures["layout"]
+    status, _, message, at = evaluate(play, Rejected("x", 1, None, "cannot place"), False)
+    assert (status, at) == ("rejected", 1)
+    assert message == "refused placement entry 1, which is legal here: cannot place"
+    _, _, message, _ = evaluate(play, Rejected("x", 1, "HR-TURN-1", "must draw"), False)
+    assert message == "refused placement entry 1, which is legal here (citing HR-TURN-1): must draw"
+    _, _, message, _ = evaluate(layout, Rejected("x", 0, None, None), False)
+    assert message == "refused step 0, which is legal here"
+    _, _, message, _ = evaluate(play, Rejected("x", None, None, "no"), False)
+    assert message == "refused an action, all being legal: no"
+    assert "no rule given" not in message

@@ -10,6 +10,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 from horserace.reports.comparison import disagreements, fixture_rows, render_comparison, trends
+from horserace.reports.html import render_html
 from horserace.reports.runs import Run
 from horserace.reports.summary import per_rule
 from tests.reports.test_html_report import HEADER, HOSTILE, footer_for, layout_record, passing, play_record, tags
@@ -147,7 +148,8 @@ def test_a_trend_only_for_an_implementation_given_at_two_versions():
 
 
 def test_every_internal_link_resolves_and_failing_cells_open_their_section():
-    html = render_comparison(_runs(), ["ref", "evil", "later"])
+    """Without reports of their own (no folders), the page carries each failure's section."""
+    html = render_comparison(_runs())
     found = tags(html)
     ids = [attrs["id"] for _, attrs in found if "id" in attrs]
     assert len(ids) == len(set(ids)), "ids are unique"
@@ -161,8 +163,45 @@ def test_every_internal_link_resolves_and_failing_cells_open_their_section():
         assert f"<code>{target.split('-', 1)[1]}</code>" in section
         if "AAAAAA" not in target:  # a layout or a play fixture: expected against actual, and the drawing
             assert 'class="hr-layout' in section and '<table class="differences">' in section
-    files = [attrs["href"] for _, attrs in found if attrs.get("href") and not attrs["href"].startswith("#")]
-    assert files == ["ref/report.html", "evil/report.html", "later/report.html"]
+
+
+def test_with_reports_of_their_own_failing_cells_open_the_section_of_that_report():
+    """With each run's folder, a failing cell leads to the fixture's section in that run's
+    report.html (the page does not carry a second copy), and the anchor is there."""
+    runs = _runs()
+    html = render_comparison(runs, ["ref", "evil", "later"])
+    found = tags(html)
+    opened = [attrs["href"] for _, attrs in found if "open-failure" in (attrs.get("class") or "")]
+    assert opened == [
+        "evil/report.html#fx-7SWR67",
+        "evil/report.html#fx-53RZXW",
+        "later/report.html#fx-53RZXW",
+        "later/report.html#fx-AAAAAA",
+    ]
+    assert "<section" not in html
+    reports = {
+        folder: render_html(run.header, run.results, run.footer) for folder, run in zip(["ref", "evil", "later"], runs)
+    }
+    for link in opened:
+        folder, place = link.split("/report.html#")
+        page = reports[folder]
+        start = page.index(f'<section class="fixture" id="{place}"')
+        section = page[start : page.index("</section>", start)]
+        assert f"<code>{place.removeprefix('fx-')}</code>" in section
+        if "AAAAAA" not in place:
+            assert 'class="hr-layout' in section and '<table class="differences">' in section
+    files = [
+        attrs["href"]
+        for _, attrs in found
+        if attrs.get("href") and not attrs["href"].startswith("#") and "open-failure" not in (attrs.get("class") or "")
+    ]
+    assert files == [
+        "ref/report.html",
+        "evil/report.html",
+        "later/report.html",
+        "evil/report.html#failures",
+        "later/report.html#failures",
+    ]
 
 
 def test_rows_carry_what_the_filter_reads():
@@ -171,7 +210,11 @@ def test_rows_carry_what_the_filter_reads():
     first = rows[0]
     assert first["data-rules"] == "HR-COUNT-1 HR-SPIN-2" and first["data-kind"] == "layout"
     assert first["data-outcomes"] == "pass fail" and first["data-disagree"] == "yes"
-    assert "7swr67" in first["data-text"] and "<script>" in first["data-text"]  # unescaped by the parser
+    # The messages, which the row does not show (the script adds the row's own text: its ID, description, rules).
+    messages = [r["message"] for run in _runs() for r in run.results if r["id"] == "7SWR67" and r["message"]]
+    said = first.get("data-text", "")  # none where no run has a message for it
+    assert all(m.lower() in said for m in messages)
+    assert "7swr67" not in said and "&lt;script&gt;" in html
     options = [attrs.get("value") for tag, attrs in tags(html) if tag == "option"]
     assert {"HR-COUNT-1", "layout", "fail", "disagree"} <= set(options)
 

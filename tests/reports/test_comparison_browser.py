@@ -148,11 +148,24 @@ def test_a_failing_cell_opens_its_implementations_differences_and_drawing(three,
             )
             page.click(cell)
             assert page.evaluate("document.getElementById('viewer').open") is True
-            assert page.evaluate("document.querySelectorAll('#viewer svg.hr-layout').length") == 1
-            assert page.evaluate("document.querySelectorAll('#viewer table.differences tbody tr').length") >= 1
-            assert page.evaluate("document.querySelector('#viewer .who').textContent") == label
+            # The viewer shows the fixture's section of the implementation's own report.
+            frame = page.evaluate(
+                "(() => { const f = document.querySelector('#viewer iframe'); const r = f.getBoundingClientRect();"
+                " return {src: f.src, title: f.title, width: r.width, height: r.height}; })()"
+            )
+            assert frame["title"].startswith(f"{label}: ") and frame["width"] > 300 and frame["height"] > 300
+            target = urlsplit(frame["src"])
+            report = Path(unquote(target.path))
+            assert report.name == "report.html" and report.parent.parent == three.resolve()
+            assert load_run(report.parent).hello["name"] in label
             if not opened:
+                page.evaluate("new Promise(done => setTimeout(done, 500))")  # the frame drawn
                 _keep(page.screenshot(full=False), "comparison-failure.png", tmp_path)
+            section = browser.open(frame["src"], width=1100, height=900)
+            here = f"document.getElementById({target.fragment!r})"
+            assert section.evaluate(f"{here}.querySelectorAll('svg.hr-layout').length") == 1
+            assert section.evaluate(f"{here}.querySelectorAll('table.differences tbody tr').length") >= 1
+            assert section.errors == []
             page.click("#viewer button")
             assert page.evaluate("document.getElementById('viewer').open") is False
             opened += 1

@@ -114,3 +114,32 @@ def test_junit_parses_with_real_parsers(parser, tmp_path):
         assert len(cases) == 2
         failed = [case for case in cases if not case.is_passed]
         assert [case.name for case in failed] and "7SWR67" in failed[0].name
+
+
+def test_markdown_has_the_skipped_section_of_the_html_report():
+    """report.md lists the fixtures that did not run, with their reasons, as report.html
+    does: the same fixtures, kinds, rules and reasons (a hostile reason stays in its cell)."""
+    from horserace.reports.html import render_html
+
+    skipped = {
+        **_results()[1],
+        "id": "R65M6V",
+        "kind": "illegal",
+        "rule": "HR-DRAW-1",
+        "status": "skip",
+        "message": "holds only under continuation=optional | " + HOSTILE,
+    }
+    results = [*_results(), skipped]
+    footer = {**FOOTER, "counts": {"pass": 1, "fail": 1, "skip": 1}}
+    text = markdown(HEADER, results, footer)
+    assert "## Skipped" in text
+    tables = _tables(MarkdownIt("commonmark").enable("table").parse(text))
+    table = next(t for t in tables if t[0] == ["fixture", "kind", "rule", "reason"])
+    assert [row[:3] for row in table[1:]] == [["`R65M6V`", "illegal", "`HR-DRAW-1`"]]
+    assert table[1][3].startswith("holds only under continuation=optional | bad | input")  # one cell, whole
+    page = render_html(HEADER, results, footer).split("<h2>Skipped</h2>", 1)[1]
+    assert "<code>R65M6V</code>" in page and "<code>HR-DRAW-1</code>" in page
+    assert "1 fixture(s) did not run" in text and "1 fixture(s) did not run" in page
+    # None skipped: said so, in both.
+    assert "None: every fixture ran." in markdown(HEADER, _results(), FOOTER)
+    assert "None: every fixture ran." in render_html(HEADER, _results(), FOOTER)

@@ -436,7 +436,11 @@ def test_page_escapes_every_hostile_string():
     found = tags(html)
     assert not [t for t, _ in found if t in ("script", "img", "iframe", "object", "embed", "link")]
     assert not [a for _, attrs in found for a in attrs if a.startswith("on")]
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    # In an attribute both quotes are escaped; in an element's content they need not be.
+    assert (
+        "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html or '&lt;script&gt;alert("x")&lt;/script&gt;' in html
+    )
+    assert "<script" not in html
     assert "&lt;/td&gt;&lt;script&gt;" in html
     assert "my&lt;engine&gt; 2.3.1 (Rust &amp; C)" in html
 
@@ -467,7 +471,7 @@ def test_page_shows_header_counts_rules_and_failures():
     # Passing, skipped and expected failures get no section; both failures get one, with a drawing.
     sections = [attrs["id"] for t, attrs in found if t == "section"]
     assert sections == ["fx-7SWR67", "fx-53RZXW"]
-    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="hr-layout"') == 2
+    assert html.count('<svg class="hr-layout"') == 2  # on the page: its style sheet styles them
     assert html.count("<details>") >= 4  # input and expected of each failure
     # The per-rule row of HR-COUNT-1: one passed, one failed; its failure leads the diagnosis.
     ranking, per_rule = html.split("<h2>Per rule</h2>")
@@ -598,7 +602,9 @@ def test_report_page_in_headless_chromium(tmp_path):
     assert page_errors(err) == [], err[-3000:]
     assert "<svg" in dom and 'class="hr-layout"' in dom
     assert 'id="fx-7SWR67"' in dom and "NOT CONFORMANT" in dom
-    assert re.search(r'<g class="tile spinner" data-tile="\[1\|1\]">', dom)
+    # The spinner [1|1] drawn with its face, which the page defines once.
+    face = re.search(r'<use href="#(hr-t11[hv])"', dom)
+    assert face and f'<g id="{face.group(1)}">' in dom
     assert "<script" not in dom
 
     shot = tmp_path / "report-screenshot.png"
@@ -705,3 +711,27 @@ def test_a_long_chain_turns_instead_of_growing_wide():
     svg = layout_svg(chain)
     width = int(re.search(r'width="(\d+)"', svg).group(1))
     assert svg.count('<g class="tile') == len(names) and width <= 1000
+
+
+def test_a_section_lists_twelve_differences_then_says_how_many_more():
+    from horserace.reports.html import SHOWN_DIFFERENCES, fixture_section
+
+    many = [Difference(("steps", i, "sum"), i, i + 1).to_record() for i in range(15)]
+    section = fixture_section(layout_record(differences=many), "fx-x")
+    rows = section.split('<table class="differences">', 1)[1].split("</table>", 1)[0].count("<tr>")
+    assert SHOWN_DIFFERENCES == 12 and rows == 1 + 12  # the header and twelve
+    assert "3 more difference(s): every one is in this fixture's record in results.jsonl." in section
+    # Not every difference is listed: the observations are shown whole.
+    assert "<summary>The implementation's observations</summary>" in section
+
+
+def test_the_observations_are_left_out_only_where_the_differences_give_them():
+    from horserace.reports.html import fixture_section
+
+    listed = fixture_section(layout_record(), "fx-x")  # three differences, every one listed
+    assert "<summary>The implementation's observations</summary>" not in listed
+    assert "Observations: the expected values but for the differences above" in listed
+    assert "<summary>Expected</summary>" in listed and "<summary>Input</summary>" in listed
+    # No differences to give them (an error, a refusal): the observations are shown.
+    refused = fixture_section(layout_record(differences=[], status="rejected"), "fx-x")
+    assert "<summary>The implementation's observations</summary>" in refused

@@ -1,0 +1,114 @@
+"""How big the HTML reports are: the whole report folder's HTML (``report.html`` and every
+page it links to or loads, found by following its ``href`` and ``src``) for a run in which
+every fixture fails, and the pages of a comparison of five implementations.
+
+The failing run is ``tests/conformance/fake_impl.py all-wrong``: every reading declared
+(so every fixture runs), the first number of every answer one too many and every illegal
+action accepted, so that each of the 191 fixtures fails with one difference, and every
+failing section (its rule, why, differences, drawing, input and expected values) is on the
+page.  Sizes are not timings: these are exact and the same on every machine.
+"""
+
+from __future__ import annotations
+
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from horserace.cli import main
+from horserace.cli.exitcodes import ExitCode
+
+ROOT = Path(__file__).parents[2]
+FAKE = ROOT / "tests" / "conformance" / "fake_impl.py"
+SERVED = ROOT / "tests" / "quality" / "served.py"
+
+#: The whole HTML of the report folder of a run in which every fixture fails (it was
+#: 2,721,161 bytes before the pages shared their drawings' shapes and the rule texts).
+FAILING_RUN_LIMIT = 1_100_000
+#: Every page of a comparison of five implementations (the index and five reports).
+COMPARISON_LIMIT = 1_500_000
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.links.append(value)
+
+
+def pages_of(start: Path) -> dict[Path, int]:
+    """``start`` and every local HTML page reachable from it by links, with their sizes."""
+    seen: dict[Path, int] = {}
+    todo = [start.resolve()]
+    while todo:
+        page = todo.pop()
+        if page in seen:
+            continue
+        text = page.read_text(encoding="utf-8")
+        seen[page] = len(text.encode("utf-8"))
+        parser = _Links()
+        parser.feed(text)
+        for link in parser.links:
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc or not parts.path:
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            if target.suffix == ".html" and target.is_file():
+                todo.append(target)
+    return seen
+
+
+def failing_run(out: Path) -> Path:
+    """The report folder of a run of the whole corpus in which every fixture fails."""
+    code = main(["conform", "--impl", f"{sys.executable} {FAKE} all-wrong", "--report-dir", str(out)])
+    assert code == ExitCode.FAILURES
+    return out
+
+
+def five_implementations(out: Path) -> Path:
+    """The report folders and comparison page of five implementations: the reference
+    engine, the Python example with its deliberate error, and three deviations."""
+    impls = [
+        "horserace serve",
+        f"{sys.executable} {ROOT / 'examples' / 'python' / 'horse_race.py'}",
+        *(f"{sys.executable} {SERVED} {name}" for name in ("no-continuation", "settlement-rounds-up", "no-spinners")),
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("HORSERACE_EXAMPLE_CORRECT", raising=False)
+        code = main(["conform", *(w for impl in impls for w in ("--impl", impl)), "--report-dir", str(out)])
+    assert code == ExitCode.FAILURES
+    return out
+
+
+def test_the_report_of_a_run_in_which_every_fixture_fails(tmp_path):
+    folder = failing_run(tmp_path / "report")
+    records = (folder / "results.jsonl").read_text(encoding="utf-8")
+    assert records.count('"record": "result"') == 191 and '"status": "pass"' not in records
+    pages = pages_of(folder / "report.html")
+    assert list(pages) == [(folder / "report.html").resolve()]  # one page, no other page to load
+    total = sum(pages.values())
+    print(f"report folder HTML, 191 failing fixtures: {total:,} bytes")
+    assert total < FAILING_RUN_LIMIT, f"{total:,} bytes"
+
+
+def test_the_comparison_of_five_implementations(tmp_path):
+    folder = five_implementations(tmp_path / "five")
+    pages = pages_of(folder / "index.html")
+    assert len(pages) == 6  # the page and the five reports
+    total = sum(pages.values())
+    print(f"comparison of five implementations: {total:,} bytes in {len(pages)} pages")
+    assert total < COMPARISON_LIMIT, f"{total:,} bytes"
+
+
+def test_the_crawl_finds_every_page_and_the_limits_can_fail(tmp_path):
+    """The measure counts what a page links to: a page linking a big one is big."""
+    (tmp_path / "big.html").write_text("x" * 2_000_000, encoding="utf-8")
+    (tmp_path / "start.html").write_text('<a href="big.html#top">more</a>', encoding="utf-8")
+    assert sum(pages_of(tmp_path / "start.html").values()) > COMPARISON_LIMIT > FAILING_RUN_LIMIT
