@@ -148,13 +148,15 @@ def main() -> None:
             # A helper that leaves the session keeps stdout and stderr open, then the
             # leader exits without answering: every ARG-th request of the run (n counts
             # across restarts, with FAKE_COUNT_FILE).
-            if os.fork() == 0:
+            helper = os.fork()
+            if helper == 0:
                 os.setsid()
-                if PID_FILE:
-                    with open(PID_FILE, "a") as f:
-                        f.write(f"{os.getpid()}\n")
                 time.sleep(3600)
                 os._exit(0)
+            if PID_FILE:  # written by the leader, so that it is there before any kill
+                with open(PID_FILE, "a") as f:
+                    f.write(f"{helper}\n")
+            time.sleep(0.1)  # the helper is up
             os._exit(3)
         if MODE == "skip-one" and seq_fixture == ARG:  # no answer to this request; later ones are answered
             continue
