@@ -7,6 +7,7 @@ restarted with a new handshake, and the run goes on with the next fixture.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import deque
@@ -24,7 +25,19 @@ from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
 from horserace.errors import ImplementationFailure, ImplementationUnusable
 
-__all__ = ["Options", "Outcome", "Twin", "Worker", "conformant", "counts", "evaluate", "plan", "run", "with_twin"]
+__all__ = [
+    "HelloChanged",
+    "Options",
+    "Outcome",
+    "Twin",
+    "Worker",
+    "conformant",
+    "counts",
+    "evaluate",
+    "plan",
+    "run",
+    "with_twin",
+]
 
 #: Requests sent ahead of their answers in persistent mode.
 WINDOW = 16
@@ -245,11 +258,16 @@ def with_twin(outcome: Outcome, twin: Twin | None, strict_rule_ids: bool) -> Out
 class Worker:
     """One implementation process and the fixtures it runs."""
 
-    def __init__(self, argv: Sequence[str], options: Options, cwd: str | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], options: Options, cwd: str | None = None, *, first_hello: dict | None = None
+    ) -> None:
         self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd)
         self.options = options
         self.hello: dict | None = None
         self.scope: Scope | None = None
+        #: The run's hello: every later handshake (a restart, another process) must give
+        #: the same, or the implementation is unusable from then on (:class:`HelloChanged`).
+        self.first_hello = first_hello
 
     def handshake(self) -> dict:
         return self._handshake()[0]
@@ -285,6 +303,11 @@ class Worker:
             self.impl.kill()
             raise
         answer = {key: bounded(value) for key, value in answer.items()}  # it goes into every report
+        if self.first_hello is None:
+            self.first_hello = answer
+        elif answer != self.first_hello:
+            self.impl.kill()
+            raise HelloChanged(self.first_hello, answer)
         self.scope = scope
         self.hello = answer
         return answer, scope
@@ -355,6 +378,8 @@ class Worker:
             if self.hello is None:
                 try:
                     self.handshake()
+                except HelloChanged:
+                    raise  # the run stops: see run()
                 except ImplementationUnusable as exc:
                     for fx, _ in [*sent, *todo, *source]:
                         emit(Outcome(fx, Status.CRASH, f"could not restart the implementation: {exc}"))
@@ -538,7 +563,7 @@ def run(
     order = _InOrder(outcomes, options.max_fail, on_outcome)
     order.flush()  # the skipped fixtures before the first that runs
     jobs = max(1, min(options.jobs, len(todo)))  # never more processes than fixtures to run
-    workers = [first] + [Worker(argv, options, cwd) for _ in range(jobs - 1)]
+    workers = [first] + [Worker(argv, options, cwd, first_hello=hello) for _ in range(jobs - 1)]
     shares = [todo[w :: len(workers)] for w in range(len(workers))]
 
     def work(worker: Worker, indices: list[int]) -> None:
@@ -555,12 +580,16 @@ def run(
 
         try:
             worker.run_many(items(), emit)
+        except HelloChanged as exc:  # no fixture more, in any process; said once, below
+            changed.append(exc)
+            order.stopped.set()
         except Exception as exc:  # a defect of ours: the fixtures left still get an outcome, below
             lost[0] = f"{type(exc).__name__}: {exc}"
         finally:
             worker.close()
 
     lost = [""]
+    changed: list[HelloChanged] = []
     threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
     try:
         for t in threads:
@@ -570,6 +599,8 @@ def run(
     except BaseException:
         order.flush(gaps=True)  # interrupted: what finished is not lost for one still running
         raise
+    if changed:
+        raise changed[0]
     if order.stopped.is_set():
         return order.emitted
     # Every fixture ends with exactly one outcome, so that a verdict never counts fewer
@@ -600,6 +631,23 @@ def plan(
     finally:
         worker.close()
     return hello, [scope.skip_reason(fx) or "" for fx in fixtures]
+
+
+class HelloChanged(ImplementationUnusable):
+    """A restarted implementation (or another of its processes, with ``--jobs``) gave
+    another hello than the run's first: what it declares is the run's scope, so it is
+    unusable from then on, said once, with the difference."""
+
+    def __init__(self, first: dict, then: dict) -> None:
+        differ = [key for key in dict.fromkeys([*first, *then]) if first.get(key) != then.get(key)]
+
+        def shown(value: object) -> str:
+            text = json.dumps(value, ensure_ascii=False) if value is not None else "(absent)"
+            return text if len(text) <= 80 else text[:77] + "..."
+
+        said = "; ".join(f"{key}: {shown(first.get(key))}, then {shown(then.get(key))}" for key in differ[:3])
+        more = f"; and {len(differ) - 3} more field(s)" if len(differ) > 3 else ""
+        super().__init__(f"its hello changed when it was started again ({said}{more})")
 
 
 class _InOrder:

@@ -108,6 +108,12 @@ def main() -> None:
             if MODE == "huge-number-hello":  # 1e400: a float beyond a double, infinity to a lenient parser
                 out((json.dumps(reply)[:-1] + ', "score": 1e400}\n').encode())
                 continue
+            if MODE == "hello-changes" and COUNT_FILE:
+                # Started again (after exiting at fixture ARG), it declares fewer kinds.
+                marker = COUNT_FILE + ".started"
+                if os.path.exists(marker):
+                    reply["kinds"] = ["settlement"]
+                open(marker, "a").close()
             if MODE == "no-kinds":
                 reply["kinds"] = []
             if MODE == "settlement-only":
@@ -162,6 +168,8 @@ def main() -> None:
             continue
         if MODE == "hang-fixture" and seq_fixture == ARG:
             time.sleep(3600)
+        if MODE == "hello-changes" and seq_fixture == ARG:
+            os._exit(7)
         if MODE == "exit-midway" and n == int(ARG):
             os._exit(7)
         if MODE == "non-json" and seq_fixture == ARG:

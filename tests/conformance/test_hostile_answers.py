@@ -14,6 +14,7 @@ import pytest
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.stream import read_stream
+from tests.helpers import bundled_corpus
 
 pytestmark = pytest.mark.slow  # subprocesses
 
@@ -143,3 +144,35 @@ def test_a_leader_that_exits_is_a_crash_at_once_whatever_its_helper_holds_open(t
     while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert [pid for pid in daemons if _alive(pid)] == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_hello_that_changes_after_a_restart_makes_the_implementation_unusable_once(
+    tmp_path, monkeypatch, capsys, jobs
+):
+    """Issue 22: started again after it exits at the layout fixture, the implementation
+    declares other kinds.  Its first hello is the run's scope: the run stops there, as
+    unusable (exit 3), said once with the difference; the fixtures before are kept (and
+    its crash), and none is run under a scope the implementation no longer declares.
+    With ``--jobs 2`` the second process gives the other hello at once.  Shown to fail
+    before the hello was fixed for the run (the later fixtures run, or skipped, under the
+    new hello)."""
+    monkeypatch.setenv("FAKE_COUNT_FILE", str(tmp_path / "count"))
+    report = tmp_path / "report"
+    run = [fx for fx in bundled_corpus().fixtures if fx.kind in ("layout", "settlement") and not fx.variants]
+    first = run[4].id  # four pass before it
+    impl = f"{sys.executable} {FAKE} hello-changes {first}"
+    argv = ["conform", "--impl", impl, "--report-dir", str(report), "--jobs", jobs, *SUBSET]
+    assert main(argv) == ExitCode.IMPLEMENTATION_UNUSABLE
+    out = capsys.readouterr().out
+    _, records, footer = read_stream(report / "results.jsonl")
+    said = "its hello changed when it was started again (kinds: "
+    assert said in footer["unusable"] and ', then ["settlement"]' in footer["unusable"]
+    assert out.count(said) == 1 and "implementation unusable: its hello changed" in out
+    before = [r for r in records if r["id"] != first]
+    assert before and all(r["status"] in ("pass", "skip") for r in before)  # kept
+    crashed = [r for r in records if r["id"] == first]  # its exit, where --jobs 1 ran it
+    assert all(r["status"] == "crash" and "closed its output" in r["message"] for r in crashed)
+    order = [fx.id for fx in bundled_corpus().fixtures]
+    if jobs == "1":  # nothing after it ran
+        assert crashed and max(order.index(r["id"]) for r in records) == order.index(first)
