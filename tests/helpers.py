@@ -4,6 +4,7 @@ and the bundled corpus, parsed once per test session (:func:`bundled_corpus`).""
 from __future__ import annotations
 
 import functools
+import shutil
 from typing import TYPE_CHECKING
 
 from horserace.engine.hand import Hand
@@ -158,3 +159,23 @@ def late_position(
             for t, target, port in placed
         ],
     }
+
+
+#: What a build leaves in the checkout, and what a developer's or CI's checkout holds
+#: beside the sources (for a copy of the checkout as a fresh clone has it, to build
+#: from). setuptools reads a stale ``horserace.egg-info/SOURCES.txt`` into the sdist and
+#: a stale ``build/lib`` into the wheel, so a build from the checkout itself can carry
+#: files that the configuration no longer names.
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.pyc",
+    ".*_cache",
+    ".hypothesis",
+    "horserace-report",
+    "node_modules",
+)

@@ -18,28 +18,17 @@ import pytest
 
 from horserace.reports.links import RULES_COPY
 from horserace.resources.paths import source_root
+from tests.helpers import NOT_SOURCES
 from tests.reports.travel import travel_problems
 
 REPO = source_root()
-_NOT_SOURCES = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "build",
-    "dist",
-    "*.egg-info",
-    "__pycache__",
-    "*.pyc",
-    ".*_cache",
-    ".hypothesis",
-    "horserace-report",
-)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The ``horserace`` command of a fresh virtual environment holding the wheel."""
     work = tmp_path_factory.mktemp("wheel")
-    shutil.copytree(REPO, work / "source", ignore=_NOT_SOURCES)
+    shutil.copytree(REPO, work / "source", ignore=NOT_SOURCES)
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(work / "dist"), str(work / "source")],
         capture_output=True,

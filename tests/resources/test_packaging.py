@@ -16,35 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import NOT_SOURCES
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-#: What a build leaves in the checkout, and what a developer's or CI's checkout holds
-#: beside the sources. setuptools reads a stale ``horserace.egg-info/SOURCES.txt`` into
-#: the sdist and a stale ``build/lib`` into the wheel, so a build from the checkout
-#: itself can carry files that the configuration no longer names: the builds below
-#: start from a copy without them.
-_NOT_SOURCES = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "build",
-    "dist",
-    "*.egg-info",
-    "__pycache__",
-    "*.pyc",
-    ".*_cache",
-    ".hypothesis",
-    "horserace-report",
-    "node_modules",
-)
 
 
 @pytest.fixture(scope="module")
 def source_tree(tmp_path_factory) -> Path:
     """A copy of the checkout as a fresh clone has it, without any earlier build's output."""
     copy = tmp_path_factory.mktemp("source") / "horserace"
-    shutil.copytree(ROOT, copy, ignore=_NOT_SOURCES)
+    shutil.copytree(ROOT, copy, ignore=NOT_SOURCES)
     return copy
 
 
