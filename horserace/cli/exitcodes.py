@@ -30,7 +30,7 @@ class Stopped(BaseException):
     that the stream is finished and the reports written."""
 
     def __init__(self, signum: int) -> None:
-        super().__init__(f"stopped by signal {signum}")
+        super().__init__(f"stopped by {signal.Signals(signum).name} (signal {signum})")
         self.signum = signum
 
 

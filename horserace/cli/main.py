@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from horserace._version import __version__
+from horserace.cli._options import unwound_by_signals
 from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
@@ -124,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:  # said by the command's parser, with its usage, not the top level's
             command_parser: _Parser = args.command_parsers[args.command]
             command_parser.unrecognized(extra)
-        code: int = load(args.command).run(args)
+        with unwound_by_signals():  # SIGTERM and SIGHUP end every command as Ctrl-C does
+            code: int = load(args.command).run(args)
         return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say
         return ExitCode.OK

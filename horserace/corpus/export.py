@@ -14,13 +14,13 @@ Every path the manifest names is in the export.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from horserace._files import atomic_write
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.corpus.loader import corpus_files
 from horserace.resources.paths import default_corpus, spec_dir
@@ -32,7 +32,13 @@ __all__ = ["export_json"]
 
 def _dump(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _copy(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(source, encoding="utf-8", newline="") as f:
+        atomic_write(target, f.read())
 
 
 def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
@@ -54,14 +60,12 @@ def export_json(out: Path, corpus: Path | None = None) -> dict[str, Any]:
     schemas = []
     for schema in sorted((spec_dir() / "schema").rglob("*.json")):
         relative = schema.relative_to(spec_dir())
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(schema, out / relative)
+        _copy(schema, out / relative)
         schemas.append(str(relative))
     documents = []
     for document in sorted(spec_dir().glob("*.md")):
         relative = Path("spec") / document.name
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(document, out / relative)
+        _copy(document, out / relative)
         documents.append(str(relative))
     manifest = {
         "suite": __version__,

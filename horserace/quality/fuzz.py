@@ -51,6 +51,7 @@ from typing import Any
 
 import yaml
 
+from horserace._files import atomic_write
 from horserace.conformance.process import begin_run, kill_all
 from horserace.conformance.runner import Options, Outcome, Worker
 from horserace.conformance.scope import Targets
@@ -964,10 +965,10 @@ def write_finding(finding: Finding, small: Fixture, argv: Sequence[str], out_dir
     folder = Path(out_dir) / "generated"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"fuzz-{doc['id']}.yaml"
-    path.write_text(
+    atomic_write(
+        path,
         "# Found by horserace fuzz; review before adding to the corpus.\n"
         + yaml.safe_dump([doc], sort_keys=False, allow_unicode=True, width=100, default_flow_style=None),
-        encoding="utf-8",
     )
     finding.path = str(path)
     return path

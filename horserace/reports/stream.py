@@ -19,10 +19,10 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from horserace._files import discard, readable
 from horserace._signals import deferred_signals
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.errors import EnvironmentFailure, InputError
-from horserace.reports._files import discard, readable
 from horserace.reports.summary import tally
 
 __all__ = ["STREAM_SCHEMA", "ResultStream", "read_stream", "records"]

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from horserace.reports._files import atomic_write
+from horserace._files import atomic_write
 from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
 from horserace.reports.comparison import render_comparison
 from horserace.reports.html import render_html

@@ -9,7 +9,8 @@ What it writes (every link between these files is relative, so the site works fr
 * ``style.css``, ``search.js`` (the site's own script) and ``search-index.js``;
 * ``export/``: the JSON export (:func:`horserace.corpus.export.export_json`);
 * ``site.json``: the versions, the counts and every file written; it also marks the
-  folder as a site, so that a later build may replace it.
+  folder as a site, so that a later build may replace it (written first, with
+  ``"complete": false``, and last in full: a build cut short is still a site's folder).
 
 A folder that holds anything else is refused (unless forced), so that a mistyped DIR does
 not mix a site into someone's files; a previous site's ``rules/``, ``fixtures/`` and
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from horserace._files import atomic_write
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.corpus.export import export_json
 from horserace.corpus.fixture import Fixture
@@ -91,13 +93,14 @@ def prepare_folder(out: Path, *, force: bool = False) -> None:
 
 
 def _write(path: Path, text: str) -> int:
-    data = text.encode("utf-8")
+    """Write one file of the site whole (a signal meanwhile is acted on once it is in
+    place: an interrupted build leaves whole files and no temporary one)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
     except OSError as exc:
         raise EnvironmentFailure.from_os_error(exc, path) from None
-    return len(data)
+    atomic_write(path, text)
+    return len(text.encode("utf-8"))
 
 
 def _static(name: str) -> str:
@@ -111,6 +114,10 @@ def build_site(out: Path, fixtures: list[Fixture], *, corpus: Path | None = None
     out = Path(out)
     corpus = Path(corpus or default_corpus())
     prepare_folder(out, force=force)
+    # The folder is marked first, so that a build cut short (a signal, a full disk) is still
+    # known as a site's, and the next build replaces it without --force; the marker's full
+    # text, written last, is what says the site is whole ("complete").
+    _write(out / MARKER, json.dumps({"suite": __version__, "complete": False}, indent=2) + "\n")
     try:
         manifest = export_json(out / "export", corpus)
     except OSError as exc:
@@ -170,6 +177,7 @@ def build_site(out: Path, fixtures: list[Fixture], *, corpus: Path | None = None
         "pages": len(pages),
         "drawings": drawings,
         "files": files,
+        "complete": True,
     }
     size += _write(out / MARKER, json.dumps(stamp, indent=2) + "\n")
     return SiteSummary(out, len(pages), len(files) + 1, size, len(fixtures), drawings, seconds)

@@ -93,7 +93,7 @@ def test_sigterm_prints_the_summary_too(tmp_path):
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitCode.TERMINATED, err.decode()[-500:]
-    assert b"Traceback" not in err and b"stopped by signal 15" in err
+    assert b"Traceback" not in err and b"stopped by SIGTERM (signal 15)" in err
     report = json.loads(out)
     assert report["interrupted"] == "SIGTERM"
     ((first, last),) = report["tried"]

@@ -10,8 +10,8 @@ import signal
 
 import pytest
 
+from horserace._files import atomic_write
 from horserace._signals import deferred_signals
-from horserace.reports._files import atomic_write
 from horserace.reports.stream import ResultStream, read_stream
 
 

@@ -1,6 +1,8 @@
-"""Writing report files: atomically (a temporary file renamed into place), readable as
-ordinary files are; a write the machine refuses (a full disk, a permission) is an
-:class:`~horserace.errors.EnvironmentFailure`, and leaves no temporary file behind."""
+"""Writing the files a command leaves (reports, the site, the export, a fuzz finding):
+atomically (a temporary file renamed into place), readable as ordinary files are; a write
+the machine refuses (a full disk, a permission) is an
+:class:`~horserace.errors.EnvironmentFailure`, and leaves no temporary file behind.  It
+sits beside :mod:`horserace._signals`, below every room, so that each room writes this way."""
 
 from __future__ import annotations
 
