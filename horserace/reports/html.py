@@ -21,7 +21,7 @@ from horserace.engine.tiles import PIPS, parse_tile
 from horserace.quality.diagnosis import Causes
 from horserace.reports.causes import failure_text, fixture_cause, run_causes
 from horserace.reports.escape import for_html
-from horserace.reports.links import Links, location
+from horserace.reports.links import Links, location, record_file
 from horserace.reports.summary import (
     PASSING,
     implementation_name,
@@ -32,7 +32,7 @@ from horserace.reports.summary import (
     tally,
 )
 from horserace.reports.summary import verdict as run_verdict
-from horserace.reports.svg import layout_svg, legend_html, page_defs
+from horserace.reports.svg import SHARED_CSS, layout_svg, legend_html, page_defs
 from horserace.resources.documents import load_rules
 
 __all__ = [
@@ -94,7 +94,7 @@ pre { background: #f7f7f4; border: 1px solid #e2e2dc; padding: 0.6em; overflow-x
 .status.pass, .status.xfail { background: #1f7a33; }
 .status.skip { background: #777; }
 .zero { color: #999; }
-.failing-ids a { margin-right: 0.5em; }
+.failing-ids a { margin-right: 0.5em; font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 section.fixture { border: 1px solid #ddd; border-left: 6px solid #b3261e; border-radius: 4px; padding: 0.8em 1em; margin: 1.2em 0; }
 section.fixture .message { white-space: pre-wrap; background: #fff6f5; border: 1px solid #f0c8c4; padding: 0.5em; }
 td.value { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; white-space: pre-wrap; word-break: break-word; max-width: 30em; }
@@ -214,11 +214,11 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
             step, how = refused, "the step the implementation refused"
         if step is None or step >= len(steps):
             caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
-            return list(setup) + list(steps), caption + ", as the fixture expects it."
+            return list(setup) + list(steps), caption + "."
         caption = (
             f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
             + (f", after {len(setup)} setup placement(s)" if setup else "")
-            + ", as the fixture expects it."
+            + "."
         )
         return list(setup) + list(steps[: step + 1]), caption
 
@@ -265,7 +265,7 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
                 if at_place
                 else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
             )
-            return list(prefix) + own, f"Hand {h}: the layout {what}, as the fixture expects it."
+            return list(prefix) + own, f"Hand {h}: the layout {what}."
         if refused is not None:
             action = refused
             for h, hand in enumerate(hands):
@@ -328,11 +328,31 @@ def refused_action(record: dict) -> dict | None:
     return None
 
 
+def _turn_only(record: dict) -> bool:
+    """Whether a play fixture's first difference is only whose turn it is: an event
+    expected of one seat and answered as another's, the same in every other field.  The
+    layout does not decide whose turn it is (the turn order does, HR-SEAT-3), so its
+    section draws no layout."""
+    if record.get("kind") != "play":
+        return False
+    diffs = _differences(record)
+    first = diffs[0] if diffs else None
+    if first is None or not isinstance(first.get("expected"), dict) or not isinstance(first.get("actual"), dict):
+        return False
+    expected, actual = first["expected"], first["actual"]
+    return {key for key in expected.keys() | actual.keys() if expected.get(key) != actual.get(key)} == {"seat"}
+
+
 def _drawing(record: dict) -> str:
     try:
         found = failing_layout(record)
         if found is None:
             return ""
+        if _turn_only(record):
+            return (
+                '<p class="zero">No drawing: the first difference is only whose turn it is, '
+                "which the layout does not decide.</p>"
+            )
         placements, caption = found
         variants = record.get("variants")
         if not isinstance(variants, dict):
@@ -360,16 +380,13 @@ def _drawing(record: dict) -> str:
         )
     except Exception as exc:  # a report must never fail for one drawing
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
-    return (
-        f'<figure class="layout"><figcaption>{_e(caption)} <a class="key" href="#drawings-legend">The marks</a>.'
-        f"</figcaption>\n{svg}\n</figure>"
-    )
+    return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
 
 
 def _drawn(record: dict) -> bool:
     """Whether a failing fixture's section has a drawing."""
     try:
-        return failing_layout(record) is not None
+        return failing_layout(record) is not None and not _turn_only(record)
     except Exception:  # as in _drawing: one odd record never stops a report
         return False
 
@@ -428,6 +445,24 @@ def _differences_table(record: dict) -> str:
     )
 
 
+#: Said once above the failing fixtures, for each of them.
+FAILURES_NOTE = (
+    '<p class="zero">Each failing fixture: its file and line (its input and expected values are there, and '
+    "in its record in results.jsonl, with the whole answer); its rule, the why of its expected values, the "
+    "differences (where every one is listed, the answer is the expected values but for them), the layout "
+    "at the failing step as the fixture expects it.</p>"
+)
+
+
+def _fixture_file(record: dict, links: Links | None) -> str:
+    """The fixture's file and line, a link to it where one can be made: the page does not
+    copy the fixture's input and expected values (results.jsonl has them with the record);
+    its file does, and the line is where it starts."""
+    where = f"<code>{_e(location(record))}</code>"
+    href = (links or Links()).fixture(record_file(record), record.get("line"))
+    return f'<a href="{_e(href)}">{where}</a>' if href else where
+
+
 def fixture_section(
     record: dict, anchor: str, *, who: str = "", causes: Causes | None = None, links: Links | None = None
 ) -> str:
@@ -444,9 +479,9 @@ def fixture_section(
         + "</h3>",
         f'<p class="description">{_t(record.get("description", ""))}</p>',
         '<table class="meta">'
-        f"<tr><td>file</td><td><code>{_e(location(record))}</code></td></tr>"
-        f"<tr><td>rules</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in rules)} "
-        f"(primary: <code>{_e(record.get('rule', ''))}</code>)</td></tr>",
+        f"<tr><td>file</td><td>{_fixture_file(record, links)}</td></tr>"
+        f"<tr><td>rules</td><td><code>{_e(' '.join(str(r) for r in rules))}</code> "
+        f"(primary: {_primary(str(record.get('rule', '')))})</td></tr>",
     ]
     variants = record.get("variants")
     if variants:
@@ -471,7 +506,6 @@ def fixture_section(
 
     if record.get("kind") == "illegal":
         parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
-    parts.append(_rule_pointer(str(record.get("rule", ""))))
     if record.get("why"):
         parts.append(
             "<details open><summary>Why these are the expected values</summary>"
@@ -484,16 +518,8 @@ def fixture_section(
         parts.append("<p>No field-by-field differences were recorded.</p>")
     parts.append(_drawing(record))
     parts.append(_seats(record))
-    if "input" in record:
-        parts.append(f"<details><summary>Input</summary><pre>{_t(_json(record['input'], None))}</pre></details>")
-    if "expected" in record:
-        parts.append(f"<details><summary>Expected</summary><pre>{_t(_json(record['expected'], None))}</pre></details>")
     if "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
-        # Every difference is listed: the observations are the expected values but for them.
-        parts.append(
-            '<p class="zero">Observations: the expected values but for the differences above '
-            "(the whole answer: results.jsonl).</p>"
-        )
+        pass  # every difference is listed: the observations are the expected values but for them (said once)
     elif "observations" in record:
         parts.append(
             f"<details><summary>The implementation's observations</summary>"
@@ -556,9 +582,9 @@ def _diagnosis_section(causes: Causes, anchors: dict[str, str]) -> str:
         ]
         if line.by_difference:
             how.append(f"{line.by_difference} by their first difference")
-        links = " ".join(
-            f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in line.fixtures[:30]
-        ) + (f" (+{line.count - 30})" if line.count > 30 else "")
+        links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}">{_e(i)}</a>' for i in line.fixtures[:30]) + (
+            f" (+{line.count - 30})" if line.count > 30 else ""
+        )
         rows.append(
             f'<tr class="failed"><td class="num">{n}</td><td><code>{_e(line.rule)}</code> {_e(rule_title(line.rule))}</td>'
             f'<td class="num">{line.count}</td><td>{"; ".join(how)}<br><span class="zero">e.g. {_e(line.example)}</span></td>'
@@ -635,15 +661,13 @@ def _rule_anchor(rule_id: str) -> str:
     return "rule-" + (re.sub(r"[^A-Za-z0-9_-]", "_", rule_id) or "_")
 
 
-def _rule_pointer(rule_id: str) -> str:
-    """Where a failing fixture's primary rule is written out: once per page, under
-    "The rules of the failures" (:func:`rules_cited`)."""
+def _primary(rule_id: str) -> str:
+    """A failing fixture's primary rule, linked to where its text is written out: once per
+    page, under "The rules of the failures" (:func:`rules_cited`)."""
     rule = load_rules().get(rule_id)
     if rule is None:
-        return ""
-    return (
-        f'<p class="rule-pointer">The rule: <a href="#{_rule_anchor(rule.id)}">{_e(rule.id)}: {_e(rule.title)}</a></p>'
-    )
+        return f"<code>{_e(rule_id)}</code>"
+    return f'<a href="#{_rule_anchor(rule.id)}"><code>{_e(rule.id)}</code></a> {_e(rule.title)}'
 
 
 def rules_cited(records: list[dict], links: Links | None = None) -> str:
@@ -669,7 +693,7 @@ def page_start(title: str, css: str = "") -> list[str]:
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title>",
-        f"<style>{CSS}{css}</style>",
+        f"<style>{CSS}{SHARED_CSS}{css}</style>",
         "</head>",
         "<body>",
         "<main>",
@@ -761,9 +785,7 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     if results:
         body = []
         for row in rows:
-            links = " ".join(
-                f'<a href="#{_e(anchors.get(str(i), ""))}"><code>{_e(i)}</code></a>' for i in row["failing"]
-            )
+            links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}">{_e(i)}</a>' for i in row["failing"])
             cls = ' class="failed"' if row["failed"] else ""
             body.append(
                 f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td>{_e(row['title'])}</td>"
@@ -792,6 +814,8 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
         fixture_section(record, place, causes=causes, links=rule_links)
         for record, place in zip(failing, failing_anchors)
     ]
+    if failing:
+        out.append(FAILURES_NOTE)
     if any(_drawn(record) for record in failing):
         out.append(drawings_legend("".join(sections)))
     out += sections

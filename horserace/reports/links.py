@@ -61,6 +61,23 @@ class Links:
             target = PurePosixPath(os.path.normpath(os.path.join(self.prefix, target))).as_posix()
         return f"{target}#{anchor}" if anchor else target
 
+    def fixture(self, file: str, line: object = None) -> str | None:
+        """The link to a fixture of the bundled corpus (``scenarios/…``), made from the
+        same base as the rules' (the folder beside ``spec/``; a URL's line anchor,
+        ``#L42``, as GitHub and GitLab give one); ``None`` where there is none to make: a
+        template base, a report folder with the rules' copy (the corpus is not beside
+        it), a fixture file of another repository."""
+        if "{rule}" in self.base or "{anchor}" in self.base or self.copy or not file.startswith("scenarios/"):
+            return None
+        base = self.base if self.base.endswith("/") else self.base + "/"
+        if not base.rstrip("/").endswith("spec"):
+            return None
+        target = base.rstrip("/")[: -len("spec")] + file
+        if self.prefix and "://" not in target and not target.startswith("/"):
+            target = PurePosixPath(os.path.normpath(os.path.join(self.prefix, target))).as_posix()
+        remote = "://" in target
+        return f"{target}#L{line}" if remote and isinstance(line, int) else target
+
     def seen_from(self, folder: str) -> Links:
         """These links read from outside the report folder, ``folder`` being its path from
         there: ``horserace-report/spec-rules.md#…`` on the terminal."""

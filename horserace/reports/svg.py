@@ -61,7 +61,21 @@ from horserace.engine.layout import (
 from horserace.engine.tiles import IS_DOUBLE, LOW, NAMES, parse_tile
 from horserace.errors import HorseRaceError, RuleError
 
-__all__ = ["SPINNER_COLOUR", "layout_svg", "legend_html", "page_defs"]
+__all__ = ["SHARED_CSS", "SPINNER_COLOUR", "layout_svg", "legend_html", "page_defs"]
+
+#: The text attributes of a drawing's tile values and of its marks' numbers, inherited
+#: from their group; a page of shared drawings gives them once in its style sheet
+#: (:data:`SHARED_CSS`) and each group names its class.
+_VALUES = 'text-anchor="middle" font-size="22" font-weight="bold" fill="#222"'
+_MARKS = 'text-anchor="middle" font-size="15" font-weight="bold" fill="#fff"'
+_LAST_PLACED = ' fill="none" stroke="#c0142b" stroke-width="2.5" stroke-dasharray="5 3"'
+SHARED_CSS = (
+    "svg .hr-v { text-anchor: middle; font-size: 22px; font-weight: bold; fill: #222; }\n"
+    "svg .hr-m { text-anchor: middle; font-size: 15px; font-weight: bold; fill: #fff; }\n"
+    "svg .last-placed { fill: none; stroke: #c0142b; stroke-width: 2.5; stroke-dasharray: 5 3; }\n"
+    "svg .legend { font-size: 14px; fill: #222; } svg .legend .sum { font-weight: bold; } "
+    "svg .legend .note { fill: #a40000; }\n"
+)
 
 #: Pixels per grid unit; a tile half is 2 x 2 units.
 UNIT = 20
@@ -617,7 +631,7 @@ def layout_svg(
                 f'stroke-width="3" stroke-dasharray="6 4"/>'
             )
     # The tiles' values share their text attributes (inherited from the group).
-    out.append('<g text-anchor="middle" font-size="22" font-weight="bold" fill="#222">')
+    out.append('<g class="hr-v">' if shared else f"<g {_VALUES}>")
     for t in layout.order:
         pl = tiles[t]
         x0, y0, x1, y1 = pl.rect()
@@ -627,8 +641,7 @@ def layout_svg(
         cls = "tile spinner" if spinner else "tile"
         last = (
             f'<rect class="last-placed" x="{_n(rx - 3)}" y="{_n(ry - 3)}" width="{_n(rx1 - rx + 6)}" '
-            f'height="{_n(ry1 - ry + 6)}" rx="7" fill="none" stroke="{CLAIM_COLOUR}" stroke-width="2.5" '
-            f'stroke-dasharray="5 3"><title>placed last</title></rect>'
+            f'height="{_n(ry1 - ry + 6)}" rx="7"{"" if shared else _LAST_PLACED}><title>placed last</title></rect>'
             if mark_last and t == layout.order[-1]
             else ""
         )
@@ -686,7 +699,7 @@ def layout_svg(
                         f'L{_n(mx + a)} {_n(my - b)}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
                     )
     # The marks' numbers share their text attributes (inherited from the group).
-    out.append('<g text-anchor="middle" font-size="15" font-weight="bold" fill="#fff">')
+    out.append('<g class="hr-m">' if shared else f"<g {_MARKS}>")
     for (t, port), (kind, value) in sorted(
         marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])
     ):
@@ -734,13 +747,14 @@ def layout_svg(
 
     # The sum, the notes, and the legend (one entry per row).
     y = legend_top
-    out.append('<g class="legend" font-size="14" fill="#222">')
+    out.append('<g class="legend">' if shared else '<g class="legend" font-size="14" fill="#222">')
     out.append(f'<path d="M10 {y - 4:.0f}H{width - 10:.0f}" stroke="#ccc"/>')
     ly = y + 16
-    out.append(f'<text class="sum" x="10" y="{ly + 2:.0f}" font-weight="bold">{escape(sum_text)}</text>')
+    bold, red = ("", "") if shared else (' font-weight="bold"', ' fill="#a40000"')
+    out.append(f'<text class="sum" x="10" y="{ly + 2:.0f}"{bold}>{escape(sum_text)}</text>')
     for line in note_lines:
         ly += 22
-        out.append(f'<text class="note" x="10" y="{ly + 2:.0f}" fill="#a40000">{escape(line)}</text>')
+        out.append(f'<text class="note" x="10" y="{ly + 2:.0f}"{red}>{escape(line)}</text>')
     for mark, text in entries:
         ly += _ROW
         out.append(

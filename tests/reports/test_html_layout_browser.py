@@ -96,7 +96,9 @@ def test_the_copied_report_renders_from_file_urls(copied, tmp_path):
         assert page.evaluate("document.querySelector('h1').textContent").startswith("Horse Race conformance")
         assert page.evaluate("document.querySelectorAll('section.fixture').length") == 191
         drawings = page.evaluate("document.querySelectorAll('svg.hr-layout').length")
-        assert drawings == page.evaluate("document.querySelectorAll('figure.layout').length") > 100
+        # Every section whose first difference the layout bears on draws it (not the 71 play
+        # fixtures answered with the wrong seat: whose turn it is, not the layout).
+        assert drawings == page.evaluate("document.querySelectorAll('figure.layout').length") >= 80
         unresolved = page.evaluate(
             "[...document.querySelectorAll('use')].map((u) => u.getAttribute('href'))"
             ".filter((h) => !document.getElementById(h.slice(1)))"

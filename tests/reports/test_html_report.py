@@ -472,7 +472,9 @@ def test_page_shows_header_counts_rules_and_failures():
     sections = [attrs["id"] for t, attrs in found if t == "section"]
     assert sections == ["fx-7SWR67", "fx-53RZXW"]
     assert html.count('<svg class="hr-layout"') == 2  # on the page: its style sheet styles them
-    assert html.count("<details>") >= 4  # input and expected of each failure
+    # The fixtures' input and expected values are not copied: each section names its file.
+    assert "<summary>Input</summary>" not in html and "<summary>Expected</summary>" not in html
+    assert html.count('<table class="meta"><tr><td>file</td>') == 2
     # The per-rule row of HR-COUNT-1: one passed, one failed; its failure leads the diagnosis.
     ranking, per_rule = html.split("<h2>Per rule</h2>")
     assert "<code>HR-COUNT-1</code>" in ranking.split("<h2>Diagnosis: the causes, most failures first</h2>")[1]
@@ -730,8 +732,47 @@ def test_the_observations_are_left_out_only_where_the_differences_give_them():
 
     listed = fixture_section(layout_record(), "fx-x")  # three differences, every one listed
     assert "<summary>The implementation's observations</summary>" not in listed
-    assert "Observations: the expected values but for the differences above" in listed
-    assert "<summary>Expected</summary>" in listed and "<summary>Input</summary>" in listed
+    assert "Observations:" not in listed  # said once, above the failures (FAILURES_NOTE)
+    assert "<summary>Expected</summary>" not in listed and "<summary>Input</summary>" not in listed
     # No differences to give them (an error, a refusal): the observations are shown.
     refused = fixture_section(layout_record(differences=[], status="rejected"), "fx-x")
     assert "<summary>The implementation's observations</summary>" in refused
+
+
+def test_a_play_failure_of_whose_turn_it_is_draws_no_layout_and_one_of_its_count_does():
+    """The layout does not decide whose turn it is: an event answered as another seat's,
+    the same in every other field, gets a line instead of a drawing; an event whose count
+    differs is drawn."""
+    from horserace.reports.html import fixture_section
+
+    event = {"event": "place", "seat": 1, "tile": "[4|4]", "target": "[2|4]", "port": "high", "count": 9}
+    at = ("hands", 0, "events", 0)
+    seat = play_record(at, differences=[Difference(at, event, {**event, "seat": 2}).to_record()])
+    count = play_record(at, differences=[Difference(at, event, {**event, "count": 10}).to_record()])
+    both = play_record(at, differences=[Difference(at, event, {**event, "seat": 2, "count": 10}).to_record()])
+    assert '<figure class="layout">' not in (turn := fixture_section(seat, "fx-a"))
+    assert "No drawing: the first difference is only whose turn it is" in turn
+    for record in (count, both):
+        section = fixture_section(record, "fx-b")
+        assert '<figure class="layout">' in section and "No drawing" not in section
+
+
+def test_a_section_names_its_fixture_file_and_links_it_where_a_link_can_be_made():
+    from horserace.reports.html import fixture_section
+    from horserace.reports.links import Links
+
+    record = layout_record()  # scenarios/rule-text/worked-examples.yaml, line 5
+    relative = fixture_section(record, "fx-x", links=Links("../spec/"))
+    assert (
+        '<a href="../scenarios/rule-text/worked-examples.yaml"><code>scenarios/rule-text/worked-examples.yaml:5'
+        in relative
+    )
+    remote = fixture_section(record, "fx-x", links=Links("https://example.org/o/horserace/blob/v1/spec/"))
+    assert 'href="https://example.org/o/horserace/blob/v1/scenarios/rule-text/worked-examples.yaml#L5"' in remote
+    for links in (Links(copy=True), Links("https://example.org/rules/{rule}.html")):
+        alone = fixture_section(record, "fx-x", links=links)
+        assert (
+            "<code>scenarios/rule-text/worked-examples.yaml:5</code>" in alone and 'worked-examples.yaml"' not in alone
+        )
+    other = fixture_section({**record, "file": "tests/house.yaml"}, "fx-x", links=Links("../spec/"))
+    assert "<code>tests/house.yaml:5</code>" in other and 'href="../tests' not in other

@@ -52,10 +52,18 @@ def markdown_anchors(text: str) -> set[str]:
     return anchors
 
 
+def _repository(link_base: str) -> str:
+    """Where links may go under ``link_base``: the base, and for a base that is a
+    ``spec/`` folder the folder above it, where the bundled fixtures' files are
+    (``Links.fixture``)."""
+    trimmed = link_base.rstrip("/")
+    return trimmed[: -len("spec")] if trimmed.endswith("/spec") else link_base
+
+
 def _target_problem(page: Path, link: str, root: Path, link_base: str | None) -> str | None:
     parts = urlsplit(link)
     if parts.scheme or link.startswith("//"):
-        if parts.scheme == "data" or (link_base and link.startswith(link_base)):
+        if parts.scheme == "data" or (link_base and link.startswith(_repository(link_base))):
             return None
         if parts.scheme == "https" and parts.netloc == "img.shields.io":
             return None
