@@ -22,11 +22,17 @@ permission refused while writing), not anything the user gave; and
 :class:`NothingToUndo` (an :class:`IndexError`, as ``list.pop`` of an empty list raises):
 a program asked a hand to undo an action it does not keep, a defect of that program.
 
+A usage error that names something unknown offers its close matches, made in one way
+everywhere (:func:`close_to`, :func:`did_you_mean`): a command, an option, a fixture or
+rule ID, a reading, a perft table.
+
 This module imports nothing of horserace: every room may raise these.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -46,7 +52,25 @@ __all__ = [
     "ScenarioError",
     "SetupError",
     "UsageError",
+    "close_to",
+    "did_you_mean",
 ]
+
+
+def close_to(word: str, known: Iterable[str], *, cutoff: float = 0.6, fold_case: bool = False) -> list[str]:
+    """The words of ``known`` closest to ``word`` (a mistyped name), at most three, the
+    closest first; ``fold_case``: compared in upper case (IDs), given as ``known`` spells
+    them.  ``cutoff`` is :func:`difflib.get_close_matches`'s (0 to 1: how alike)."""
+    names = list(dict.fromkeys(known))
+    if not fold_case:
+        return difflib.get_close_matches(word, names, n=3, cutoff=cutoff)
+    by_upper = {name.upper(): name for name in names}
+    return [by_upper[m] for m in difflib.get_close_matches(word.upper(), list(by_upper), n=3, cutoff=cutoff)]
+
+
+def did_you_mean(close: Sequence[str]) -> str:
+    """``did you mean A or B?``, or nothing when there is no close match."""
+    return f"did you mean {' or '.join(close)}?" if close else ""
 
 
 class HorseRaceError(Exception):

@@ -7,7 +7,6 @@ No traceback reaches a user unless ``--debug`` asks for it.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -17,7 +16,15 @@ from horserace.cli._options import unwound_by_signals
 from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
-from horserace.errors import EnvironmentFailure, HorseRaceError, ImplementationUnusable, InputError, UsageError
+from horserace.errors import (
+    EnvironmentFailure,
+    HorseRaceError,
+    ImplementationUnusable,
+    InputError,
+    UsageError,
+    close_to,
+    did_you_mean,
+)
 
 __all__ = ["build_parser", "entry_point", "main"]
 
@@ -43,18 +50,16 @@ class _Parser(argparse.ArgumentParser):
             if word.startswith("-"):
                 option = word.partition("=")[0]
                 prefixed = [o for o in known if o.startswith(option)]  # an abbreviation
-                close = list(dict.fromkeys([*prefixed, *difflib.get_close_matches(option, known, n=3, cutoff=0.75)]))[
-                    :3
-                ]
+                close = list(dict.fromkeys([*prefixed, *close_to(option, known, cutoff=0.75)]))[:3]
                 if close:
-                    hints.append(f"{word}: did you mean {' or '.join(close)}?")
+                    hints.append(f"{word}: {did_you_mean(close)}")
         said = f"unrecognized arguments: {' '.join(words)}"
         self.error(f"{said} ({'; '.join(hints)})" if hints else said)
 
 
 def _unknown_command(word: str) -> UsageError:
-    close = difflib.get_close_matches(word, list(HELP), n=3, cutoff=0.6)
-    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    close = close_to(word, HELP)
+    hint = f" ({did_you_mean(close)})" if close else ""
     return UsageError(
         f"horserace: no command is named {word!r}{hint}; the commands: {', '.join(HELP)} (horserace --help)"
     )

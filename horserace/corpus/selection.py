@@ -15,14 +15,13 @@ IDs, rule IDs and kinds ("did you mean HR-SETTLE-1?").
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from horserace.corpus.fixture import Fixture
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS
-from horserace.errors import UsageError
+from horserace.errors import UsageError, close_to, did_you_mean
 
 __all__ = ["SCOPES", "Pattern", "SelectionError", "close_matches", "matches", "parse_pattern", "select"]
 
@@ -98,13 +97,12 @@ def close_matches(word: str, fixtures: Sequence[Fixture], n: int = 3) -> list[st
     scope, sep, value = word.partition(":")
     target = value if sep and scope in SCOPES else word
     names = sorted({fx.id for fx in fixtures} | {r for fx in fixtures for r in fx.rules} | {fx.kind for fx in fixtures})
-    by_upper = {name.upper(): name for name in names}
-    return [by_upper[m] for m in difflib.get_close_matches(target.upper(), list(by_upper), n=n, cutoff=0.8)]
+    return close_to(target, names, cutoff=0.8, fold_case=True)[:n]
 
 
 def _did_you_mean(word: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
+    hint = did_you_mean(close_to(word, known))
+    return f" ({hint})" if hint else ""
 
 
 def select(
@@ -124,7 +122,7 @@ def select(
         for p in patterns:
             if fixtures and not any(p.matches(fx) for fx in fixtures):
                 close = close_matches(p.text, fixtures)
-                hint = f"; did you mean {' or '.join(close)}?" if close else ""
+                hint = f"; {did_you_mean(close)}" if close else ""
                 raise SelectionError(
                     f"{option} {p.text}: no fixture matches (a fixture ID, a rule ID or a kind, each may be a glob "
                     f"such as HR-COUNT-*, or reading:FIELD=VALUE){hint}"

@@ -161,9 +161,22 @@ def test_a_pattern_that_matches_nothing_is_an_error_with_its_close_matches(patte
         (["conform", "--selct", "X"], "--selct: did you mean --select or --deselect?"),
         (["conform", "--sel", "HR-COUNT-1"], "--sel: did you mean --select?"),  # no abbreviations
         (["replay", "--selec", "HR-COUNT-1"], "--selec: did you mean --select"),
+        (["mutants", "--only", "no-continuaton"], "no-continuaton: did you mean no-continuation"),
+        (["perft", "--table", "seed-one"], "did you mean"),
     ],
 )
 def test_mistyped_commands_and_options_get_their_close_matches(argv, said, capsys):
     assert main(argv) == ExitCode.USAGE
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+
+
+def test_close_matches_are_made_in_one_place():
+    """``horserace.errors.close_to`` and ``did_you_mean``: what every "did you mean" says."""
+    from horserace.errors import close_to, did_you_mean
+
+    assert close_to("conforn", ["conform", "coverage", "replay"]) == ["conform"]
+    assert close_to("hr-settle-1", ["HR-SETTLE-1", "HR-SEAT-1"], cutoff=0.8, fold_case=True) == ["HR-SETTLE-1"]
+    assert close_to("hr-settle-1", ["HR-SETTLE-1"], cutoff=0.8) == []  # case counts unless folded
+    assert close_to("zzz", ["conform"]) == [] and did_you_mean([]) == ""
+    assert did_you_mean(["a", "b"]) == "did you mean a or b?"

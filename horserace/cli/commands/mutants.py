@@ -18,7 +18,7 @@ from horserace.cli._options import (
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
-from horserace.errors import UsageError
+from horserace.errors import UsageError, close_to, did_you_mean
 
 __all__ = ["NAME", "register", "run"]
 
@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
 
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown:
-        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}; see 'horserace mutants --list'")
+        hints = [f"{name}: {did_you_mean(close)}" for name in unknown if (close := close_to(name, MUTANTS))]
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}{hint}; see 'horserace mutants --list'")
     names = [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
     if args.list:
         listed = [MUTANTS[name] for name in names]

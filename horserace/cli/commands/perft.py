@@ -24,7 +24,7 @@ from horserace.cli._options import (
 )
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
-from horserace.errors import UsageError
+from horserace.errors import UsageError, close_to, did_you_mean
 
 __all__ = ["NAME", "register", "run"]
 
@@ -350,15 +350,13 @@ def _descend_command(args: argparse.Namespace, moves: list[str], depth: int) -> 
 
 def _table_fixtures(name: str):
     """A perft table's fixtures, by depth: ``[(depth, position, nodes, fixture)]``."""
-    import difflib
-
     from horserace.corpus import positions
     from horserace.resources.paths import perft_tables
 
     tables = perft_tables()
     if name not in tables:
-        close = difflib.get_close_matches(name, list(tables), n=3, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        close = close_to(name, tables, cutoff=0.5)
+        hint = f"; {did_you_mean(close)}" if close else ""
         listed = ", ".join(tables) or "none (this installation carries no perft tables)"
         raise UsageError(f"horserace perft: no perft table {name!r}{hint} (the tables: {listed})")
     corpus = load_corpus([str(tables[name])])
