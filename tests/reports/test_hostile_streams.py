@@ -1,0 +1,144 @@
+"""``horserace report`` on streams that horserace did not write: each case of the hostile
+streams seen in CI, run through the real command.  A stream is refused with
+``file:line:`` and exit 2, or rendered with the bounds ``conform`` applies; no case is an
+internal error, and every report written honours the 2 MiB cap.
+
+The streams are made from the stored stream of suite 0.1.0 (``streams/``: the Python
+example with its deliberate error, 189 fixtures, some failing), edited one record at a
+time.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from horserace.cli import main
+from horserace.cli.exitcodes import ExitCode
+from horserace.reports.write import COMPARISON_PAGE, REPORT_FILES
+
+STORED = Path(__file__).parent / "streams" / "python-example-suite-0.1.0.jsonl"
+#: What the README promises of every report.
+REPORT_CAP = 2 * 1024 * 1024
+
+
+def _records() -> list[dict]:
+    return [json.loads(line) for line in STORED.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _write(path: Path, records: list[dict | str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in records]  # a lone surrogate as its escape
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _report(capsys, *streams: Path, out: Path) -> tuple[int, str]:
+    code = main(["report", *(str(s) for s in streams), "--out", str(out)])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "internal error" not in captured.err, captured.err
+    return code, captured.err
+
+
+def _failing(records: list[dict]) -> dict:
+    return next(r for r in records if r.get("status") == "fail")
+
+
+def _refused(tmp_path, capsys, records: list[dict | str], line: int, words: str) -> None:
+    stream = _write(tmp_path / "in" / "results.jsonl", records)
+    code, err = _report(capsys, stream, out=tmp_path / "out")
+    assert code == ExitCode.INVALID_INPUT, err
+    assert f"results.jsonl:{line}:" in err and words in err, err
+    assert not (tmp_path / "out" / "report.html").exists()
+
+
+def test_a_line_nested_100000_deep_is_refused_at_its_line(tmp_path, capsys):
+    records: list[dict | str] = [*_records()]
+    records.insert(2, '{"record": "result", "id": "DEEP", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    _refused(tmp_path, capsys, records, 3, "nested too deep")
+
+
+def test_a_record_nested_deeper_than_a_report_can_draw_is_refused(tmp_path, capsys):
+    records = _records()
+    deep: object = []
+    for _ in range(500):
+        deep = [deep]
+    _failing(records)["expected"] = deep
+    line = records.index(_failing(records)) + 1
+    _refused(tmp_path, capsys, records, line, "nested more than 100 deep")
+
+
+@pytest.mark.parametrize("field", ["message", "id"])
+def test_a_lone_surrogate_is_refused_at_its_line(tmp_path, capsys, field):
+    records = _records()
+    _failing(records)[field] = "before \ud800 after"
+    line = records.index(_failing(records)) + 1
+    _refused(tmp_path, capsys, records, line, "a lone surrogate")
+
+
+@pytest.mark.parametrize("where", ["result", "header"])
+def test_a_number_beyond_a_double_is_refused(tmp_path, capsys, where):
+    records: list[dict | str] = [*_records()]
+    line = 2 if where == "result" else 1
+    text = json.dumps(records[line - 1])
+    records[line - 1] = text[:-1] + ', "seconds": 1e400}' if where == "result" else text[:-1] + ', "fixtures": 1e400}'
+    _refused(tmp_path, capsys, records, line, "beyond a 64-bit float")
+
+
+def test_a_footer_conformant_despite_its_failures_is_refused(tmp_path, capsys):
+    records = _records()
+    footer = records[-1]
+    assert footer["record"] == "footer" and footer["conformant"] is False
+    footer["conformant"] = True
+    _refused(tmp_path, capsys, records, len(records), "footer: conformant, but")
+
+
+def test_a_footer_whose_counts_disagree_with_the_results_is_refused(tmp_path, capsys):
+    records = _records()
+    records[-1]["counts"] = {**records[-1]["counts"], "pass": records[-1]["counts"]["pass"] + 7}
+    _refused(tmp_path, capsys, records, len(records), "counts disagree with the results")
+
+
+def test_a_footer_whose_counts_is_null_is_refused(tmp_path, capsys):
+    records = _records()
+    records[-1]["counts"] = None
+    _refused(tmp_path, capsys, records, len(records), "footer: counts is null, not an object")
+
+
+def test_more_results_than_the_corpus_of_the_header_are_refused(tmp_path, capsys):
+    records = _records()
+    assert records[0]["fixtures"] == 189
+    extra = [{**_failing(records), "id": f"EXTRA{n}"} for n in range(3)]
+    records[-1:-1] = extra
+    _refused(tmp_path, capsys, records, 191, "more results than the run had fixtures (189, the header says)")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [("description", 3, "description is a number"), ("seconds", "slow", "seconds is a string, not a number")],
+)
+def test_a_field_of_the_wrong_type_is_refused(tmp_path, capsys, field, value, words):
+    records = _records()
+    _failing(records)[field] = value
+    _refused(tmp_path, capsys, records, records.index(_failing(records)) + 1, words)
+
+
+@pytest.mark.parametrize("name", [COMPARISON_PAGE, "report.html", "REPORT.MD", "spec-rules.md"])
+def test_an_implementation_named_as_a_report_file_gets_a_folder_of_its_own(tmp_path, capsys, name):
+    first, second = _records(), _records()
+    first[0]["implementation"] = {**first[0]["implementation"], "name": name, "version": ""}
+    a = _write(tmp_path / "a" / "results.jsonl", first)
+    b = _write(tmp_path / "b" / "results.jsonl", second)
+    code, err = _report(capsys, a, b, out=tmp_path / "out")
+    assert code == ExitCode.OK, err
+    assert (tmp_path / "out" / COMPARISON_PAGE).is_file()
+    folders = sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir())
+    assert len(folders) == 2 and name not in folders, folders
+
+
+def test_every_name_a_report_folder_holds_is_kept_from_implementations():
+    from horserace.reports.runs import REPORT_NAMES
+
+    assert {*REPORT_FILES.values(), COMPARISON_PAGE} <= REPORT_NAMES
