@@ -142,3 +142,38 @@ def test_every_name_a_report_folder_holds_is_kept_from_implementations():
     from horserace.reports.runs import REPORT_NAMES
 
     assert {*REPORT_FILES.values(), COMPARISON_PAGE} <= REPORT_NAMES
+
+
+def test_markup_from_an_implementation_is_escaped_in_report_md(tmp_path, capsys):
+    records = _records()
+    records[0]["implementation"]["name"] = "<svg onload=alert(1)>"
+    failing = _failing(records)
+    failing["message"] = "refused: <img src=x onerror=alert(2)>"
+    failing["description"] = "<script>alert(3)</script>"
+    failing["id"] = "<u onclick=alert(6)>"
+    failing["rule"] = failing["rules"][0] = "HR-<a href=javascript:alert(7)>"
+    failing["differences"] = [
+        {"path": "<b onclick=alert(4)>", "expected": 1, "actual": 2, "text": "<i onmouseover=alert(5)>"}
+    ]
+    stream = _write(tmp_path / "in" / "results.jsonl", records)
+    code, err = _report(capsys, stream, out=tmp_path / "out")
+    assert code == ExitCode.OK, err
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    for live in ("<svg", "<img", "<script", "<b ", "<i ", "<u ", "<a "):
+        outside_code = [part for part in _outside_code(text) if live in part]
+        assert not outside_code, (live, outside_code[:1])
+    assert "&lt;svg onload=alert(1)&gt;" in text
+    assert "\nrefused: <img src=x onerror=alert(2)>\n" in text  # in its fenced block, as it was written
+
+
+def _outside_code(text: str) -> list[str]:
+    """The parts of Markdown ``text`` outside fenced blocks and code spans (where HTML
+    is not read as HTML)."""
+    parts, fenced = [], False
+    for line in text.splitlines():
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if not fenced:
+            parts.extend(line.split("`")[0::2])
+    return parts
