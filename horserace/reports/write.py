@@ -9,6 +9,7 @@ from pathlib import Path
 
 from horserace.reports._files import atomic_write
 from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
+from horserace.reports.budget import fitted
 from horserace.reports.comparison import render_comparison
 from horserace.reports.html import render_html
 from horserace.reports.json_report import json_report
@@ -61,6 +62,7 @@ def write_run(run: Run, out_dir: Path, link_base: str | None = None) -> dict[str
         )
     badge = badge_for(run)
     links = links_for(out_dir, link_base)
+    results = fitted(results)  # every report under its cap (the stream above as it was)
     for name, text in (
         (
             "json",

@@ -17,10 +17,11 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
+from horserace.conformance.bounds import TEXT_LIMIT
 from horserace.reports.write import COMPARISON_PAGE, REPORT_FILES
 
 STORED = Path(__file__).parent / "streams" / "python-example-suite-0.1.0.jsonl"
-#: What the README promises of every report.
+#: What the README promises of every report (horserace.reports.budget.REPORT_CAP).
 REPORT_CAP = 2 * 1024 * 1024
 
 
@@ -123,6 +124,33 @@ def test_a_field_of_the_wrong_type_is_refused(tmp_path, capsys, field, value, wo
     records = _records()
     _failing(records)[field] = value
     _refused(tmp_path, capsys, records, records.index(_failing(records)) + 1, words)
+
+
+def test_a_huge_message_is_cut_as_conform_cuts_it(tmp_path, capsys):
+    records = _records()
+    _failing(records)["message"] = "x" * (20 * 1024 * 1024)
+    stream = _write(tmp_path / "in" / "results.jsonl", records)
+    code, err = _report(capsys, stream, out=tmp_path / "out")
+    assert code == ExitCode.OK, err
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "bytes cut)" in html
+    for name in ("json", "junit", "markdown", "html"):
+        size = (tmp_path / "out" / REPORT_FILES[name]).stat().st_size
+        assert size < REPORT_CAP, (name, size)
+
+
+def test_a_long_message_on_every_fixture_keeps_every_report_under_its_cap(tmp_path, capsys):
+    """What conform keeps of a 15 MiB message (64 KiB, cut) on each of 189 fixtures: 12 MB
+    of text, which every report shares out within its 2 MiB."""
+    records = _records()
+    for r in records[1:-1]:
+        r["message"] = "m" * (TEXT_LIMIT - 10)
+    stream = _write(tmp_path / "in" / "results.jsonl", records)
+    code, err = _report(capsys, stream, out=tmp_path / "out")
+    assert code == ExitCode.OK, err
+    for name in ("json", "junit", "markdown", "html"):
+        size = (tmp_path / "out" / REPORT_FILES[name]).stat().st_size
+        assert size < REPORT_CAP, (name, size)
 
 
 @pytest.mark.parametrize("name", [COMPARISON_PAGE, "report.html", "REPORT.MD", "spec-rules.md"])
