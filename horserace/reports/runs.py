@@ -11,7 +11,7 @@ hello's ``name`` and ``version`` (:attr:`Run.name`, :attr:`Run.version`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,7 +199,7 @@ def load_run(path: Path) -> Run:
     seen: dict[str, int] = {}
     last = 0
     most = MAX_RESULTS
-    for line, record in records(text.split("\n"), name):
+    for line, record in records(_lines(text), name):
         last = line
         _check_values(record, name, line)
         kind = record.get("record")
@@ -247,6 +247,18 @@ def load_run(path: Path) -> Run:
         )
     _check_agreement(footer, results, name, footer_line)
     return Run(header, results, footer, path)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (a list of them all would be a second copy of
+    a stream that may be hundreds of MB)."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield text[start:end]
+        start = end + 1
 
 
 def _kind(value: object) -> str:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from horserace.reports._files import atomic_write
+from horserace.reports._files import atomic_copy, atomic_write
 from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
 from horserace.reports.budget import fitted
 from horserace.reports.comparison import render_comparison
@@ -54,7 +54,7 @@ def write_run(run: Run, out_dir: Path, link_base: str | None = None) -> dict[str
     if run.source is not None and _same_file(run.source, target):
         written["jsonl"] = run.source
     elif run.source is not None:  # the stream as it was stored, byte for byte
-        written["jsonl"] = atomic_write(target, run.source.read_bytes().decode("utf-8"))
+        written["jsonl"] = atomic_copy(run.source, target)
     else:
         lines = [header, *results, footer]
         written["jsonl"] = atomic_write(
