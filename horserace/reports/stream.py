@@ -24,6 +24,7 @@ from horserace._signals import deferred_signals
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.errors import EnvironmentFailure, InputError
 from horserace.reports._files import discard, readable
+from horserace.reports.budget import fitted_record, record_share
 from horserace.reports.summary import tally
 
 __all__ = ["STREAM_SCHEMA", "ResultStream", "read_stream", "records"]
@@ -70,6 +71,8 @@ class ResultStream:
             **header,
         }
         self._header_written = False
+        #: The long text each result may keep (:mod:`horserace.reports.budget`).
+        self._share = record_share(self.header.get("fixtures"))
         self.results: list[dict] = []
         self.footer: dict | None = None
         self._lock = threading.RLock()
@@ -99,6 +102,7 @@ class ResultStream:
         with self._lock:
             if self.footer is not None:  # finished (an interrupted run): what comes late is not the run's
                 return
+            record = fitted_record(record, self._share)  # the stream under its cap, as the reports
             self.results.append(record)
             self._write(record)
 

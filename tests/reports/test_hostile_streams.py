@@ -205,3 +205,34 @@ def _outside_code(text: str) -> list[str]:
         if not fenced:
             parts.extend(line.split("`")[0::2])
     return parts
+
+
+def test_the_stream_conform_writes_keeps_long_texts_to_its_share(tmp_path):
+    """The stream is written as the run goes: each result keeps its share of 1 MiB of long
+    text (189 fixtures: 5,548 bytes each), so a 64 KiB message on every fixture makes a
+    stream under the cap too."""
+    from horserace.reports.stream import ResultStream
+
+    records = _records()
+    header = {k: v for k, v in records[0].items() if k not in ("record", "suite", "protocol", "started")}
+    path = tmp_path / "results.jsonl"
+    with ResultStream(path, header) as stream:
+        for r in records[1:-1]:
+            stream.add({**r, "message": "m" * (TEXT_LIMIT - 10)})
+        stream.finish({k: v for k, v in records[-1].items() if k != "record"})
+    assert path.stat().st_size < REPORT_CAP, path.stat().st_size
+    assert all("bytes cut)" in r["message"] for r in stream.results)
+
+
+@pytest.mark.slow
+def test_a_15_mib_message_on_every_fixture_of_the_corpus_keeps_every_file_under_its_cap(tmp_path):
+    """The whole corpus through conform, every answer an error of 15 MiB (about 12 s)."""
+    import sys
+
+    fake = Path(__file__).parents[1] / "conformance" / "fake_impl.py"
+    out = tmp_path / "report"
+    code = main(["conform", "--impl", f"{sys.executable} {fake} huge-message '*' x", "--report-dir", str(out)])
+    assert code == ExitCode.FAILURES
+    for name in ("jsonl", "json", "junit", "markdown", "html"):
+        size = (out / REPORT_FILES[name]).stat().st_size
+        assert size < REPORT_CAP, (name, size)
