@@ -35,14 +35,15 @@ LONG_TEXT = 1024
 STREAM_TEXT_BUDGET = 1024 * 1024
 
 
-def fitted(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``results`` themselves when their long texts fit :data:`TEXT_BUDGET`, else a copy
-    with each long text cut to its share."""
+def fitted(results: list[dict[str, Any]], budget: int = TEXT_BUDGET) -> list[dict[str, Any]]:
+    """``results`` themselves when their long texts fit ``budget`` bytes, else a copy
+    with each long text cut to its share (the comparison page of N runs gives each
+    ``TEXT_BUDGET / N``)."""
     long = [len(text.encode("utf-8", "surrogatepass")) for text in _strings(results) if len(text) * 4 > LONG_TEXT]
     long = [n for n in long if n > LONG_TEXT]
-    if sum(long) <= TEXT_BUDGET:
+    if sum(long) <= budget:
         return results
-    return _cut_all(results, max(TEXT_BUDGET // len(long), LONG_TEXT))
+    return _cut_all(results, max(budget // len(long), LONG_TEXT))
 
 
 def record_share(fixtures: object) -> int:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from horserace.reports._files import atomic_copy, atomic_write
 from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
-from horserace.reports.budget import fitted
+from horserace.reports.budget import TEXT_BUDGET, fitted
 from horserace.reports.comparison import render_comparison
 from horserace.reports.html import render_html
 from horserace.reports.json_report import json_report
@@ -89,7 +90,9 @@ def write_comparison(
     links = links_for(out_dir, link_base)
     if links.copy:
         _copy_rules(out_dir)
-    return atomic_write(out_dir / COMPARISON_PAGE, render_comparison(runs, folders, links=links))
+    share = TEXT_BUDGET // max(len(runs), 1)
+    shown = [replace(one, results=fitted(one.results, share)) for one in runs]  # the page under its cap
+    return atomic_write(out_dir / COMPARISON_PAGE, render_comparison(shown, folders, links=links))
 
 
 def _copy_rules(out_dir: Path) -> Path:

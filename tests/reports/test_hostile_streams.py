@@ -153,6 +153,19 @@ def test_a_long_message_on_every_fixture_keeps_every_report_under_its_cap(tmp_pa
         assert size < REPORT_CAP, (name, size)
 
 
+def test_the_comparison_of_long_messages_keeps_its_page_under_the_cap(tmp_path, capsys):
+    """Three runs of 64 KiB messages on every fixture (two streams made 35.7 MB before):
+    the runs share the page's budget."""
+    records = _records()
+    for r in records[1:-1]:
+        r["message"] = "m" * (TEXT_LIMIT - 10)
+    streams = [_write(tmp_path / name / "results.jsonl", records) for name in ("a", "b", "c")]
+    code, err = _report(capsys, *streams, out=tmp_path / "out")
+    assert code == ExitCode.OK, err
+    size = (tmp_path / "out" / COMPARISON_PAGE).stat().st_size
+    assert size < REPORT_CAP, size
+
+
 @pytest.mark.parametrize("name", [COMPARISON_PAGE, "report.html", "REPORT.MD", "spec-rules.md"])
 def test_an_implementation_named_as_a_report_file_gets_a_folder_of_its_own(tmp_path, capsys, name):
     first, second = _records(), _records()
