@@ -52,6 +52,12 @@ _HEADER_FIELDS: dict[str, tuple[type | None, ...]] = {
     "selection": (dict, None),
     "schema": (int,),
 }
+_HELLO_FIELDS: dict[str, tuple[type | None, ...]] = {
+    "readings": (dict, None),
+    "seatings": (list, None),
+    "targets": (list, None),
+}
+_DIAGNOSIS_FIELDS: dict[str, tuple[type | None, ...]] = {"cause": (dict, None), "deviations": (dict, None)}
 _FOOTER_FIELDS: dict[str, tuple[type | None, ...]] = {
     "counts": (dict,),
     "conformant": (bool,),
@@ -322,6 +328,8 @@ def _check_header(record: dict[str, Any], name: str, line: int) -> None:
     if isinstance(hello, dict) and "kinds" in hello and not isinstance(hello["kinds"], list):
         raise InputError(f"header: implementation.kinds is {_kind(hello['kinds'])}, not a list", file=name, line=line)
     _check_types(record, _HEADER_FIELDS, "header", name, line)
+    if isinstance(hello, dict):
+        _check_types(hello, _HELLO_FIELDS, "header: implementation", name, line)
     fixtures = record.get("fixtures")
     if fixtures is not None and not (isinstance(fixtures, int) and not isinstance(fixtures, bool) and fixtures >= 0):
         raise InputError(f"header: fixtures is {_kind(fixtures)}, not a count", file=name, line=line)
@@ -378,6 +386,8 @@ def _check_result(record: dict[str, Any], name: str, line: int) -> None:
         if not isinstance(value, types) or isinstance(value, bool):
             raise fail(f"{key} is {_kind(value)}")
     _check_types(record, _RESULT_OPTIONAL, f"result {record['id']}", name, line)
+    if isinstance(record.get("diagnosis"), dict):
+        _check_types(record["diagnosis"], _DIAGNOSIS_FIELDS, f"result {record['id']}: diagnosis", name, line)
     if record["status"] not in _STATUSES:
         raise fail(f"status {record['status']!r} is not an outcome ({', '.join(str(s) for s in Status)})")
     rules = record.get("rules")

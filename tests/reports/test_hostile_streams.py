@@ -126,6 +126,18 @@ def test_a_field_of_the_wrong_type_is_refused(tmp_path, capsys, field, value, wo
     _refused(tmp_path, capsys, records, records.index(_failing(records)) + 1, words)
 
 
+def test_a_nested_field_of_the_wrong_type_is_refused(tmp_path, capsys):
+    """A hello's readings and a diagnosis's deviations (each was "internal error:
+    AttributeError" as text)."""
+    records = _records()
+    records[0]["implementation"]["readings"] = "canonical"
+    _refused(tmp_path, capsys, records, 1, "header: implementation: readings is a string, not an object or null")
+    records = _records()
+    _failing(records)["diagnosis"] = {"cause": None, "deviations": "interior-double-counted"}
+    line = records.index(_failing(records)) + 1
+    _refused(tmp_path / "2", capsys, records, line, "diagnosis: deviations is a string, not an object or null")
+
+
 def test_a_huge_message_is_cut_as_conform_cuts_it(tmp_path, capsys):
     records = _records()
     _failing(records)["message"] = "x" * (20 * 1024 * 1024)
@@ -249,3 +261,54 @@ def test_a_15_mib_message_on_every_fixture_of_the_corpus_keeps_every_file_under_
     for name in ("jsonl", "json", "junit", "markdown", "html"):
         size = (out / REPORT_FILES[name]).stat().st_size
         assert size < REPORT_CAP, (name, size)
+
+
+def _fields(records: list[dict]) -> list[tuple[int, tuple]]:
+    """Every field of the header, its hello, the footer and the first failing result of
+    each kind, with the fields of their objects one level down."""
+    picked = [0, len(records) - 1]
+    kinds: set[str] = set()
+    for n, r in enumerate(records):
+        if r.get("record") == "result" and r["status"] != "skip" and r["kind"] not in kinds:
+            kinds.add(r["kind"])
+            picked.append(n)
+    out: list[tuple[int, tuple]] = []
+    for n in picked:
+        for key, value in records[n].items():
+            out.append((n, (key,)))
+            if isinstance(value, dict):
+                out += [(n, (key, sub)) for sub in value]
+            elif isinstance(value, list) and value and isinstance(value[0], dict):
+                out += [(n, (key, 0, sub)) for sub in value[0]]
+    return out
+
+
+@pytest.mark.slow
+def test_every_field_of_every_type_is_refused_or_rendered_never_an_internal_error(tmp_path, capsys):
+    """Each field of a stream of a run in which every fixture fails, set to each JSON
+    type: exit 0 or 2, never a traceback (one result of each kind kept; about 30 s)."""
+    import copy
+    import sys
+
+    fake = Path(__file__).parents[1] / "conformance" / "fake_impl.py"
+    run = tmp_path / "run"
+    assert main(["conform", "--impl", f"{sys.executable} {fake} all-wrong", "--report-dir", str(run)]) == 1
+    capsys.readouterr()
+    records = [json.loads(line) for line in (run / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    records = [records[n] for n in sorted({n for n, _ in _fields(records)})]  # one result of each kind
+    kept = [r["status"] for r in records[1:-1]]
+    records[-1]["counts"] = {status: kept.count(status) for status in kept}
+    assert _report(capsys, _write(tmp_path / "in" / "results.jsonl", records), out=tmp_path / "out")[0] == ExitCode.OK
+    codes: dict[int, int] = {}
+    for n, path in _fields(records):
+        for value in (None, 3, "s", [], {}, [1]):
+            edited = copy.deepcopy(records)
+            place = edited[n]
+            for key in path[:-1]:
+                place = place[key]
+            place[path[-1]] = value
+            stream = _write(tmp_path / "in" / "results.jsonl", edited)
+            code, _ = _report(capsys, stream, out=tmp_path / "out")  # no traceback, no internal error
+            assert code in (ExitCode.OK, ExitCode.INVALID_INPUT), (path, value, code)
+            codes[code] = codes.get(code, 0) + 1
+    assert codes.get(ExitCode.OK) and codes.get(ExitCode.INVALID_INPUT), codes
