@@ -345,10 +345,11 @@ def _check_footer(record: dict[str, Any], name: str, line: int) -> None:
 
 
 def _check_agreement(footer: dict[str, Any], results: list[dict[str, Any]], name: str, line: int) -> None:
-    """The footer says what the results say: its counts are theirs, and a run is not
-    conformant with a fixture that failed or an implementation that could not be used."""
+    """The footer says what the results say: its counts, where it has any (an unusable
+    run's are ``{}``), are theirs, and a run is not conformant with a fixture that failed,
+    an implementation that could not be used, or an interruption."""
     counts = footer.get("counts")
-    if isinstance(counts, dict):
+    if isinstance(counts, dict) and counts and not footer.get("unusable"):  # {}: not counted (a run made unusable)
         actual = tally(results)
         differ = [
             f"{key} {counts.get(key, 0)} (the results: {actual.get(key, 0)})"
