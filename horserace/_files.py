@@ -7,13 +7,36 @@ sits beside :mod:`horserace._signals`, below every room, so that each room write
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 from horserace._signals import deferred_signals
 from horserace.errors import EnvironmentFailure
 
-__all__ = ["atomic_write", "discard", "readable"]
+__all__ = ["atomic_copy", "atomic_write", "discard", "readable"]
+
+
+def atomic_copy(source: Path, path: Path) -> Path:
+    """Copy ``source`` to ``path`` byte for byte, atomically as :func:`atomic_write`
+    writes, without holding it in memory (a stored stream may be hundreds of MB)."""
+    with deferred_signals():
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+        except OSError as exc:
+            raise EnvironmentFailure.from_os_error(exc, path) from None
+        try:
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as f:
+                shutil.copyfileobj(f, out, 1 << 20)
+            readable(Path(tmp))
+            os.replace(tmp, path)
+        except OSError as exc:
+            discard(Path(tmp))
+            raise EnvironmentFailure.from_os_error(exc, path) from None
+        except BaseException:  # an interruption from another thread's doing: no temporary file either
+            discard(Path(tmp))
+            raise
+    return path
 
 
 def atomic_write(path: Path, text: str) -> Path:

@@ -11,7 +11,8 @@ the one place that decides how, used by every report.
 - :func:`for_html`: control characters made visible as on the terminal (HTML calls them
   parse errors, and a NUL is dropped), then HTML's own escaping (``<``, ``&``, quotes;
   in an element's content, where no quote can end anything, the quotes may stay).
-- :func:`for_markdown`: control characters made visible; in a table cell (``cell``) every
+- :func:`for_markdown`: control characters made visible, ``&``, ``<`` and ``>`` as
+  HTML's entities (GitHub renders raw HTML in Markdown); in a table cell (``cell``) every
   ``|`` is escaped, inside code spans too (GitHub-flavoured Markdown splits a row at any
   unescaped pipe: a tile ``[3|4]`` would break the table), and a newline becomes a space.
 - :func:`code_span`: a value as a Markdown code span that its own backticks cannot end.
@@ -26,7 +27,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["code_span", "for_html", "for_markdown", "for_terminal", "for_xml"]
+__all__ = ["code_span", "for_code", "for_html", "for_markdown", "for_terminal", "for_xml"]
 
 # C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F, which some
 # terminals obey as ESC sequences).
@@ -60,8 +61,25 @@ def for_html(text: str, *, quote: bool = True) -> str:
 
 
 def for_markdown(text: str, *, cell: bool = False) -> str:
-    """``text`` for Markdown: control characters visible; ``cell``: fit for one table
-    cell (pipes escaped, newlines as spaces)."""
+    """``text`` for Markdown: control characters visible, and ``&``, ``<`` and ``>``
+    written as HTML's entities, as in the HTML report (GitHub-flavoured Markdown passes
+    raw HTML through: ``<svg onload=...>`` in a name would be live markup where the
+    report is pasted); ``cell``: fit for one table cell (pipes escaped, newlines as
+    spaces)."""
+    return _html_entities(_markdown(text, cell=cell))
+
+
+def for_code(text: str) -> str:
+    """``text`` for a fenced code block, where no markup is read: control characters
+    visible (newlines and tabs kept), nothing else changed."""
+    return _TERMINAL.sub(_visible, text)
+
+
+def _html_entities(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _markdown(text: str, *, cell: bool) -> str:
     if cell:
         return _TERMINAL_ONE_LINE.sub(lambda m: " " if m.group() in "\r\n" else _visible(m), text).replace("|", "\\|")
     return _TERMINAL.sub(_visible, text)
@@ -73,4 +91,4 @@ def code_span(text: str, *, cell: bool = False) -> str:
     longest = max((len(run) for run in re.findall("`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{for_markdown(text, cell=cell)}{pad}{fence}"
+    return f"{fence}{pad}{_markdown(text, cell=cell)}{pad}{fence}"  # no markup is read in a code span

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 from horserace.corpus.status import Status
 from horserace.quality.diagnosis import Causes
 from horserace.reports.causes import failure_text, fixture_cause, run_causes
-from horserace.reports.escape import code_span, for_markdown
+from horserace.reports.escape import code_span, for_code, for_markdown
 from horserace.reports.links import Links, location
 from horserace.reports.summary import (
     PASSING,
@@ -60,14 +61,14 @@ def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | 
     for row in rows:
         title = for_markdown(row["title"], cell=True)
         lines.append(
-            f"| [{row['rule']}]({rule_where(row['rule'], links=links)}) | {title} | {row['passed']} | {row['failed']} | "
-            f"{row['skipped']} | {' '.join(row['failing'])} |"
+            f"| {_rule_link(row['rule'], links)} | {title} | {row['passed']} | {row['failed']} | "
+            f"{row['skipped']} | {_cell(' '.join(row['failing']))} |"
         )
     failing = [r for r in results if r["status"] not in PASSING]
     if failing:
         lines += ["", "## Failures", ""]
         for r in failing:
-            lines.append(f"### {r['id']} ({r['rule']}): {r['status']}")
+            lines.append(f"### {for_markdown(r['id'])} ({for_markdown(r['rule'])}): {r['status']}")
             lines.append("")
             place = code_span(location(r))
             lines.append(f"{for_markdown(r.get('description', ''))} — {place}")
@@ -78,12 +79,12 @@ def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | 
                 by = f" (deviation {found.deviation})" if found.deviation else ""
                 lines += [
                     "",
-                    f"Cause [{cause}]({rule_where(cause, links=links)}): {for_markdown(rule_title(cause))}{for_markdown(by)}; "
+                    f"Cause {_rule_link(cause, links)}: {for_markdown(rule_title(cause))}{for_markdown(by)}; "
                     f"{for_markdown(found.basis)}",
                 ]
             if r.get("kind") == "illegal":
                 lines += ["", for_markdown(refusal_text(r))]
-            lines += ["", f"Rule [{rule}]({rule_where(rule, links=links)}): {for_markdown(rule_title(rule))}"]
+            lines += ["", f"Rule {_rule_link(rule, links)}: {for_markdown(rule_title(rule))}"]
             if r["message"]:
                 lines += ["", *_fenced(r["message"])]
             if r.get("why"):
@@ -143,8 +144,8 @@ def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list
             title = for_markdown(rule_title(line.rule), cell=True)
             lines_ids = " ".join(line.fixtures[:20]) + (f" (+{line.count - 20})" if line.count > 20 else "")
             out.append(
-                f"| {n} | [{line.rule}]({rule_where(line.rule, links=links)}) {title} | {line.count} | "
-                f"{for_markdown('; '.join(how), cell=True)} | {lines_ids} |"
+                f"| {n} | {_rule_link(line.rule, links)} {title} | {line.count} | "
+                f"{for_markdown('; '.join(how), cell=True)} | {_cell(lines_ids)} |"
             )
     if causes.failures:
         out += ["", "Not counted against any rule:", ""]
@@ -199,4 +200,15 @@ def _fenced(text: str) -> list[str]:
     """``text`` as a fenced code block that no run of backticks inside it can close."""
     longest = max((len(run) for run in re.findall("`{3,}", text)), default=2)
     fence = "`" * (longest + 1)
-    return [f"{fence}text", for_markdown(text), fence]
+    return [f"{fence}text", for_code(text), fence]  # no markup is read in a code block
+
+
+def _cell(text: str) -> str:
+    return for_markdown(text, cell=True)
+
+
+def _rule_link(rule: str, links: Links | None) -> str:
+    """A rule's ID linked to its text: the ID escaped as text, the address with what
+    would end a Markdown link destination (a rule ID of a stream is its text) percent-encoded."""
+    where = quote(rule_where(rule, links=links), safe="/:#?&=%~+@!$,;*'")
+    return f"[{_cell(rule)}]({where})"

@@ -11,19 +11,21 @@ hello's ``name`` and ``version`` (:attr:`Run.name`, :attr:`Run.version`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from horserace.conformance.bounds import TEXT_LIMIT, cut
 from horserace.corpus.status import PASSING, Status
 from horserace.errors import InputError, UsageError
 from horserace.reports.stream import records
+from horserace.reports.summary import tally
 from horserace.resources.limits import MAX_STREAM_BYTES
 from horserace.resources.paths import display_path
 from horserace.resources.strict_yaml import read_text
 
-__all__ = ["STREAM_NAME", "Run", "folder_name", "load_run", "unique_folders"]
+__all__ = ["REPORT_NAMES", "STREAM_NAME", "Run", "folder_name", "load_run", "unique_folders"]
 
 #: The stream's file name in a report folder.
 STREAM_NAME = "results.jsonl"
@@ -32,6 +34,55 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 #: Longest folder name made from a hello (file systems allow 255 bytes; a path stays readable).
 _FOLDER_LENGTH = 80
 _STATUSES = frozenset(str(s) for s in Status)
+#: The deepest a record may nest (a result holds a fixture's values, about 8 deep, four
+#: levels down); far deeper is no stream horserace wrote, and no report could draw it.
+MAX_RECORD_DEPTH = 100
+#: Results a stream may hold when its header does not say how many fixtures the run had
+#: (a header of suite 0.1.0 or later does: no more results than that).
+MAX_RESULTS = 100_000
+#: Optional fields of a record that the reports read, and their JSON types (``None``:
+#: null is allowed too).
+_HEADER_FIELDS: dict[str, tuple[type | None, ...]] = {
+    "suite": (str,),
+    "protocol": (str,),
+    "started": (str,),
+    "command": (str, None),
+    "mode": (str,),
+    "options": (dict, None),
+    "selection": (dict, None),
+    "schema": (int,),
+}
+_HELLO_FIELDS: dict[str, tuple[type | None, ...]] = {
+    "readings": (dict, None),
+    "seatings": (list, None),
+    "targets": (list, None),
+}
+_DIAGNOSIS_FIELDS: dict[str, tuple[type | None, ...]] = {"cause": (dict, None), "deviations": (dict, None)}
+_FOOTER_FIELDS: dict[str, tuple[type | None, ...]] = {
+    "counts": (dict,),
+    "conformant": (bool,),
+    "interrupted": (bool,),
+    "unusable": (str, None),
+    "require_all": (bool,),
+    "lenient_expectations": (bool,),
+    "finished": (str,),
+    "stopped": (dict, None),
+    "exit_code": (int, None),
+    "error": (str, None),
+}
+_RESULT_OPTIONAL: dict[str, tuple[type | None, ...]] = {
+    "description": (str,),
+    "why": (str,),
+    "seconds": (int, float),
+    "breaks": (str, None),
+    "was": (str, None),
+    "stderr": (str, None),
+    "diagnosis": (dict, None),
+    "refusal": (dict, None),
+    "twin": (dict, None),
+    "variants": (dict, None),
+    "refused_at": (int, None),
+}
 #: The fields of a result that every report reads, and their JSON types.
 _RESULT_FIELDS: dict[str, tuple[type, ...]] = {
     "id": (str,),
@@ -98,10 +149,29 @@ def folder_name(hello: Mapping[str, Any] | None, fallback: str) -> str:
     return safe or fallback
 
 
+#: The files of a report folder (its stream, reports, badge, copy of the rules and
+#: comparison page): no implementation's folder may take one of their names.
+REPORT_NAMES = frozenset(
+    {
+        STREAM_NAME,
+        "report.json",
+        "junit.xml",
+        "report.md",
+        "report.html",
+        "badge.svg",
+        "badge.json",
+        "spec-rules.md",
+        "index.html",
+    }
+)
+
+
 def unique_folders(names: Iterable[str]) -> list[str]:
     """``names`` with a ``-2``, ``-3`` ... added to each repeat (case-insensitively: two
-    runs of one implementation and version, or a file system that folds case)."""
-    taken: set[str] = set()
+    runs of one implementation and version, or a file system that folds case) and to a
+    name of a report file (:data:`REPORT_NAMES`: an implementation named ``index.html``
+    gets ``index.html-2``, beside the comparison page ``index.html``)."""
+    taken: set[str] = set(REPORT_NAMES)
     out = []
     for name in names:
         candidate, n = name, 2
@@ -134,8 +204,10 @@ def load_run(path: Path) -> Run:
     results: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     last = 0
-    for line, record in records(text.split("\n"), name):
+    most = MAX_RESULTS
+    for line, record in records(_lines(text), name):
         last = line
+        _check_values(record, name, line)
         kind = record.get("record")
         if header is None:
             if kind != "header":
@@ -146,6 +218,8 @@ def load_run(path: Path) -> Run:
                 )
             _check_header(record, name, line)
             header = record
+            if isinstance(record.get("fixtures"), int):
+                most = record["fixtures"]
             continue
         if footer is not None:
             raise InputError(f"a record after the footer (line {footer_line})", file=name, line=line)
@@ -157,6 +231,13 @@ def load_run(path: Path) -> Run:
             if record["id"] in seen:
                 raise InputError(
                     f"fixture {record['id']} has a result already, on line {seen[record['id']]}", file=name, line=line
+                )
+            if len(results) >= most:
+                raise InputError(
+                    f"more results than the run had fixtures ({most:,}"
+                    f"{', the header says' if most != MAX_RESULTS else ' at most'})",
+                    file=name,
+                    line=line,
                 )
             seen[record["id"]] = line
             results.append(record)
@@ -170,7 +251,20 @@ def load_run(path: Path) -> Run:
             file=name,
             line=last,
         )
+    _check_agreement(footer, results, name, footer_line)
     return Run(header, results, footer, path)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (a list of them all would be a second copy of
+    a stream that may be hundreds of MB)."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield text[start:end]
+        start = end + 1
 
 
 def _kind(value: object) -> str:
@@ -179,20 +273,106 @@ def _kind(value: object) -> str:
     )
 
 
+def _check_values(record: dict[str, Any], name: str, line: int) -> None:
+    """Every value of ``record`` is one a report can hold: nested at most
+    :data:`MAX_RECORD_DEPTH` deep, no lone surrogate in a string or a key (no UTF-8
+    writer can write one); and every string over the bound ``conform`` keeps of free text
+    (:data:`~horserace.conformance.bounds.TEXT_LIMIT`) is cut to it, and says so, as
+    ``conform`` cuts what an implementation writes."""
+    todo: list[tuple[Any, str, int]] = [(record, "", 1)]
+    while todo:
+        value, where, depth = todo.pop()
+        if depth > MAX_RECORD_DEPTH:
+            raise InputError(f"nested more than {MAX_RECORD_DEPTH} deep (at {where})", file=name, line=line)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in list(items):
+            at = f"{where}.{key}" if isinstance(key, str) else f"{where}[{key}]"
+            if isinstance(key, str) and _has_surrogate(key):
+                raise InputError(f"a lone surrogate in the name of {at.lstrip('.')!r}", file=name, line=line)
+            if isinstance(item, str):
+                if _has_surrogate(item):
+                    raise InputError(f"a lone surrogate in {at.lstrip('.')}", file=name, line=line)
+                if len(item) > TEXT_LIMIT // 4:
+                    value[key] = cut(item, TEXT_LIMIT)
+            elif isinstance(item, (dict, list)) and item:
+                todo.append((item, at, depth + 1))
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _check_types(
+    record: dict[str, Any], fields: dict[str, tuple[type | None, ...]], what: str, name: str, line: int
+) -> None:
+    for key, types in fields.items():
+        if key not in record:
+            continue
+        value = record[key]
+        if value is None and None in types:
+            continue
+        kinds = tuple(t for t in types if t is not None)
+        if value is None or not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            wanted = " or ".join(dict.fromkeys(_kind(t()) if t is not None else "null" for t in types))
+            raise InputError(f"{what}: {key} is {_kind(value)}, not {wanted}", file=name, line=line)
+
+
 def _check_header(record: dict[str, Any], name: str, line: int) -> None:
     hello = record.get("implementation")
     if hello is not None and not isinstance(hello, dict):
         raise InputError(f"header: implementation is {_kind(hello)}, not the hello (an object)", file=name, line=line)
     if isinstance(hello, dict) and "kinds" in hello and not isinstance(hello["kinds"], list):
         raise InputError(f"header: implementation.kinds is {_kind(hello['kinds'])}, not a list", file=name, line=line)
+    _check_types(record, _HEADER_FIELDS, "header", name, line)
+    if isinstance(hello, dict):
+        _check_types(hello, _HELLO_FIELDS, "header: implementation", name, line)
+    fixtures = record.get("fixtures")
+    if fixtures is not None and not (isinstance(fixtures, int) and not isinstance(fixtures, bool) and fixtures >= 0):
+        raise InputError(f"header: fixtures is {_kind(fixtures)}, not a count", file=name, line=line)
 
 
 def _check_footer(record: dict[str, Any], name: str, line: int) -> None:
+    _check_types(record, _FOOTER_FIELDS, "footer", name, line)
     counts = record.get("counts")
-    if counts is not None and not (
-        isinstance(counts, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in counts.values())
+    if counts is not None and not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts.values()
     ):
         raise InputError("footer: counts is an object of whole numbers", file=name, line=line)
+
+
+def _check_agreement(footer: dict[str, Any], results: list[dict[str, Any]], name: str, line: int) -> None:
+    """The footer says what the results say: its counts, where it has any (an unusable
+    run's are ``{}``), are theirs, and a run is not conformant with a fixture that failed,
+    an implementation that could not be used, or an interruption."""
+    counts = footer.get("counts")
+    if isinstance(counts, dict) and counts and not footer.get("unusable"):  # {}: not counted (a run made unusable)
+        actual = tally(results)
+        differ = [
+            f"{key} {counts.get(key, 0)} (the results: {actual.get(key, 0)})"
+            for key in dict.fromkeys([*actual, *counts])
+            if counts.get(key, 0) != actual.get(key, 0)
+        ]
+        if differ:
+            raise InputError(f"footer: counts disagree with the results: {', '.join(differ)}", file=name, line=line)
+    if footer.get("conformant"):
+        lenient = footer.get("lenient_expectations") is True
+        failing = [
+            r["id"] for r in results if r["status"] not in PASSING and not (lenient and r["status"] == Status.XPASS)
+        ]
+        if failing:
+            raise InputError(
+                f"footer: conformant, but {len(failing)} fixture(s) did not pass ({', '.join(failing[:3])}"
+                f"{', ...' if len(failing) > 3 else ''})",
+                file=name,
+                line=line,
+            )
+        if footer.get("unusable") or footer.get("interrupted"):
+            why = "unusable" if footer.get("unusable") else "interrupted"
+            raise InputError(f"footer: conformant, but the run was {why}", file=name, line=line)
 
 
 def _check_result(record: dict[str, Any], name: str, line: int) -> None:
@@ -206,6 +386,9 @@ def _check_result(record: dict[str, Any], name: str, line: int) -> None:
         value = record[key]
         if not isinstance(value, types) or isinstance(value, bool):
             raise fail(f"{key} is {_kind(value)}")
+    _check_types(record, _RESULT_OPTIONAL, f"result {record['id']}", name, line)
+    if isinstance(record.get("diagnosis"), dict):
+        _check_types(record["diagnosis"], _DIAGNOSIS_FIELDS, f"result {record['id']}: diagnosis", name, line)
     if record["status"] not in _STATUSES:
         raise fail(f"status {record['status']!r} is not an outcome ({', '.join(str(s) for s in Status)})")
     rules = record.get("rules")

@@ -12,6 +12,7 @@ summary, JSON, JUnit XML, Markdown and HTML reports are made from the stream alo
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import threading
@@ -23,6 +24,7 @@ from horserace._files import discard, readable
 from horserace._signals import deferred_signals
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.errors import EnvironmentFailure, InputError
+from horserace.reports.budget import fitted_record, record_share
 from horserace.reports.summary import tally
 
 __all__ = ["STREAM_SCHEMA", "ResultStream", "read_stream", "records"]
@@ -69,6 +71,8 @@ class ResultStream:
             **header,
         }
         self._header_written = False
+        #: The long text each result may keep (:mod:`horserace.reports.budget`).
+        self._share = record_share(self.header.get("fixtures"))
         self.results: list[dict] = []
         self.footer: dict | None = None
         self._lock = threading.RLock()
@@ -98,6 +102,7 @@ class ResultStream:
         with self._lock:
             if self.footer is not None:  # finished (an interrupted run): what comes late is not the run's
                 return
+            record = fitted_record(record, self._share)  # the stream under its cap, as the reports
             self.results.append(record)
             self._write(record)
 
@@ -148,15 +153,43 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+#: The most digits an integer of a record may have (as of an answer: Python refuses to
+#: read more than 4,300, and no count needs more than a few).
+MAX_INT_DIGITS = 4000
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"{shown} is beyond a 64-bit float (no strict JSON writer can write it back)")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS:,})")
+    return int(text)
+
+
+#: Strict JSON only: no NaN or Infinity, no number beyond a double (``1e400``), no
+#: integer of thousands of digits.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite, parse_int=_bounded_int)
+
+
 def records(lines: Iterable[str], name: str) -> Iterator[tuple[int, dict]]:
     """The records of a stream's lines with their line numbers (1-based; blank lines
-    are passed over); a line that is not a JSON object is an
-    :class:`~horserace.errors.InputError` at ``name:line``."""
+    are passed over); a line that is not a JSON object (or not strict JSON: ``NaN``,
+    ``1e400``, nested too deep to decode) is an :class:`~horserace.errors.InputError`
+    at ``name:line``."""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line, parse_constant=_no_constant)
+            record = _DECODER.decode(line)
+        except RecursionError:
+            raise InputError("not a JSON line: nested too deep to decode", file=name, line=number) from None
         except ValueError as exc:
             column = getattr(exc, "colno", None)
             reason = getattr(exc, "msg", None) or str(exc)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from horserace._files import atomic_write
+from horserace._files import atomic_copy, atomic_write
 from horserace.reports.badge import BADGE_JSON, BADGE_SVG, badge_for, badge_svg, endpoint_json
+from horserace.reports.budget import TEXT_BUDGET, fitted
 from horserace.reports.comparison import render_comparison
 from horserace.reports.html import render_html
 from horserace.reports.json_report import json_report
@@ -53,7 +55,7 @@ def write_run(run: Run, out_dir: Path, link_base: str | None = None) -> dict[str
     if run.source is not None and _same_file(run.source, target):
         written["jsonl"] = run.source
     elif run.source is not None:  # the stream as it was stored, byte for byte
-        written["jsonl"] = atomic_write(target, run.source.read_bytes().decode("utf-8"))
+        written["jsonl"] = atomic_copy(run.source, target)
     else:
         lines = [header, *results, footer]
         written["jsonl"] = atomic_write(
@@ -61,6 +63,7 @@ def write_run(run: Run, out_dir: Path, link_base: str | None = None) -> dict[str
         )
     badge = badge_for(run)
     links = links_for(out_dir, link_base)
+    results = fitted(results)  # every report under its cap (the stream above as it was)
     for name, text in (
         (
             "json",
@@ -87,7 +90,9 @@ def write_comparison(
     links = links_for(out_dir, link_base)
     if links.copy:
         _copy_rules(out_dir)
-    return atomic_write(out_dir / COMPARISON_PAGE, render_comparison(runs, folders, links=links))
+    share = TEXT_BUDGET // max(len(runs), 1)
+    shown = [replace(one, results=fitted(one.results, share)) for one in runs]  # the page under its cap
+    return atomic_write(out_dir / COMPARISON_PAGE, render_comparison(shown, folders, links=links))
 
 
 def _copy_rules(out_dir: Path) -> Path:

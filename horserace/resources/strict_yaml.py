@@ -324,7 +324,15 @@ def read_text(
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"not UTF-8 (byte {exc.start})", file=name) from None
+        line, column = _byte_position(raw, exc.start)
+        raise error(f"not UTF-8 (byte {exc.start})", file=name, line=line, column=column) from None
+
+
+def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    """The line and column (1-based; the column in characters of the text before it,
+    as an editor counts them) of byte ``offset`` of ``raw``."""
+    start = raw.rfind(b"\n", 0, offset) + 1
+    return raw.count(b"\n", 0, offset) + 1, len(raw[start:offset].decode("utf-8", "replace")) + 1
 
 
 def read_document(path: Path, name: str, error: type[InputError]) -> tuple[str, Any]:

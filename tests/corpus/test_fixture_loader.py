@@ -171,6 +171,13 @@ def test_not_utf8_and_empty_files(tmp_path):
     assert "empty" in only_error(tmp_path, "")
 
 
+def test_not_utf8_says_the_line_and_column(tmp_path):
+    """The place of the first byte that is not UTF-8, as an editor counts it (the
+    column in characters: "é" before it is one)."""
+    err = only_error(tmp_path, "- id: X\n  why: \u00e9t\u00e9 ".encode() + b"\xff\n")
+    assert ":2:12: not UTF-8 (byte 21)" in err, err
+
+
 # ---------------------------------------------------------------- hostile input
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
