@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Collection, Iterable
 
-__all__ = ["MARK", "become_subreaper", "kill_marked", "new_token", "reap"]
+__all__ = ["MARK", "become_subreaper", "has_proc", "kill_marked", "new_token", "reap"]
 
 #: The environment variable that marks an implementation's processes.
 MARK = "HORSERACE_IMPLEMENTATION"
@@ -51,6 +51,12 @@ def become_subreaper() -> bool:
             except (OSError, AttributeError):
                 _subreaper = False
     return _subreaper
+
+
+def has_proc() -> bool:
+    """Whether processes can be followed through ``/proc`` (Linux): then each
+    implementation runs under a reaper of its own (:mod:`horserace.conformance._reaper`)."""
+    return sys.platform.startswith("linux") and os.path.isdir(f"{_PROC}/self")
 
 
 def new_token() -> str:

@@ -1,0 +1,63 @@
+"""Cleaning up after an implementation ends its processes and no one else's: a correct
+implementation that relies on a detached daemon (setsid, an empty environment) keeps it
+under ``--jobs 2``, and nothing is left running once a command is over."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from horserace.cli.exitcodes import ExitCode
+from horserace.reports.stream import read_stream
+
+pytestmark = pytest.mark.slow  # subprocesses
+
+FAKE = Path(__file__).with_name("fake_impl.py")
+SUBSET = ["--select", "kind:layout", "--select", "kind:settlement"]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
+
+
+def _left_running(pids: list[int]) -> list[int]:
+    deadline = time.monotonic() + 2  # a kill is seen in the process table a moment later
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if _alive(pid)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_jobs_2_keeps_the_daemon_of_each_implementation_and_ends_both_with_the_run(tmp_path, monkeypatch):
+    """Through the real command (which owns its process).  Each process of a correct implementation starts a detached daemon with an empty
+    environment and answers through it.  The second process is stopped and cleaned up
+    while the first still has fixtures to answer: the first one's daemon is not the
+    second one's, and is kept; every fixture passes.  Both daemons are ended when the
+    run ends.  Shown to fail when the cleanup swept every orphan of the runner (the
+    first process's fixtures after that cleanup all errors)."""
+    pids = tmp_path / "pids"
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    monkeypatch.setenv("FAKE_PID_FILE", str(pids))
+    report = tmp_path / "report"
+    impl = f"{sys.executable} {FAKE} keeps-daemon {sync}"
+    argv = ["conform", "--impl", impl, "--report-dir", str(report), "--jobs", "2", "--timeout", "60", *SUBSET]
+    code = subprocess.run([sys.executable, "-m", "horserace", *argv], capture_output=True, timeout=300).returncode
+    _, records, _ = read_stream(report / "results.jsonl")
+    errors = [r["id"] for r in records if r["status"] == "error"]
+    assert errors == []
+    assert code == ExitCode.OK
+    assert (sync / "second.pid").exists()  # two processes ran
+    daemons = [int(line) for line in pids.read_text().split()]
+    assert len(daemons) == 2
+    assert _left_running(daemons) == []
