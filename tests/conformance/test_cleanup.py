@@ -61,3 +61,19 @@ def test_jobs_2_keeps_the_daemon_of_each_implementation_and_ends_both_with_the_r
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 2
     assert _left_running(daemons) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_pytest_plugin_ends_the_daemon_of_the_implementation(pytester, monkeypatch, tmp_path):
+    """The same implementation through the pytest plugin: every item passes (its daemon
+    kept), and the daemon is ended with the session."""
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PID_FILE", str(pids))
+    impl = f"{sys.executable} {FAKE} keeps-daemon -"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", impl, "-q", "-k", "HR-SETTLE-3"
+    )
+    assert result.ret == 0
+    daemons = [int(line) for line in pids.read_text().split()]
+    assert len(daemons) == 1
+    assert _left_running(daemons) == []
