@@ -102,7 +102,9 @@ def main() -> int:
         try:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            for name in ("SIGPIPE", "SIGXFSZ"):  # as subprocess leaves them for a program it starts
+                if hasattr(signal, name):
+                    signal.signal(getattr(signal, name), signal.SIG_DFL)
             os.execvp(argv[0], argv)
         except OSError as exc:
             os.write(errors_w, str(exc.errno or 0).encode())
