@@ -90,7 +90,8 @@ class Daemon:
     relies on it for every answer; a daemon gone is an error answer.  ARG is a folder
     the processes of one run share: the first process started waits, before its first
     answer, until the second has been stopped and cleaned up (``--jobs 2``); ARG ``-``:
-    no folder, each process on its own."""
+    no folder, each process on its own; ``hang``: on its own, and it never answers a
+    request (the runner is to be ended while it waits)."""
 
     def __init__(self) -> None:
         self.alive, holder = os.pipe()  # the daemon holds ``holder``: its end is the daemon's
@@ -106,7 +107,7 @@ class Daemon:
         os.close(holder)
         os.wait()
         self.first = self.waited = True
-        if ARG == "-":
+        if ARG in ("-", "hang"):
             return
         try:
             os.close(os.open(os.path.join(ARG, "first"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
@@ -135,6 +136,8 @@ class Daemon:
     def gone(self) -> bool:
         import select
 
+        if ARG == "hang":
+            time.sleep(3600)
         if not self.waited:
             self.wait_for_second()
         return bool(select.select([self.alive], [], [], 0)[0])

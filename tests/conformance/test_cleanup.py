@@ -4,6 +4,8 @@ under ``--jobs 2``, and nothing is left running once a command is over."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -77,3 +79,44 @@ def test_the_pytest_plugin_ends_the_daemon_of_the_implementation(pytester, monke
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
     assert _left_running(daemons) == []
+
+
+def _tagged(tag: str) -> list[int]:
+    """The processes whose command line holds ``tag``."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if tag.encode() in f.read().split(b"\0"):
+                    found.append(int(name))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_runner_killed_outright_leaves_nothing_of_the_implementation_running(tmp_path, monkeypatch):
+    """SIGKILL to ``conform`` while the implementation (with its detached daemon) works
+    on a fixture: the runner cleans up nothing, yet the implementation's reaper sees the
+    runner gone and ends the implementation and its daemon."""
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PID_FILE", str(pids))
+    tag = f"tag-{os.getpid()}-{tmp_path.name}"
+    impl = f"{sys.executable} {FAKE} keeps-daemon hang {tag}"
+    argv = [sys.executable, "-m", "horserace", "conform", "--impl", impl, "--report-dir", str(tmp_path / "r")]
+    runner = subprocess.Popen(
+        [*argv, "--timeout", "600", *SUBSET], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        for _ in range(3000):  # the daemon is up once its PID is written
+            if pids.exists() and pids.read_text().endswith("\n"):
+                break
+            time.sleep(0.01)
+        leaders = _tagged(tag)
+        assert leaders  # the implementation (and its reaper, whose command line holds it)
+    finally:
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+    daemons = [int(line) for line in pids.read_text().split()]
+    assert len(daemons) == 1
+    assert _left_running(daemons + leaders) == []
