@@ -17,6 +17,12 @@ a parent that is no longer the implementation.  Two mechanisms find it:
   such an orphan.
 
 Both read ``/proc``; where there is none (not Linux) only the process group is killed.
+
+Where there is a ``/proc``, each implementation also runs under a reaper of its own
+(:mod:`horserace.conformance._reaper`), which holds every process it starts, marked or
+not: the runner's own orphans (an unmarked child it did not start) are then only those
+of a reaper that was itself killed, and are swept only once no implementation is
+running, never while another one's daemon could be taken for them.
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 Every way it can misbehave ends in :class:`ImplementationFailure` with an outcome (``crash`` or
 ``timeout``) and a plain message: it hangs, exits, closes its output, writes a line that
 is not UTF-8 or not JSON or longer than the protocol allows, floods standard error (only
-a bounded tail is kept).  A process is killed with its whole process group and every
-descendant that left it (:mod:`horserace.conformance._descendants`).
+a bounded tail is kept).  On Linux each process runs under a reaper of its own
+(:mod:`horserace.conformance._reaper`), so that everything it starts, however it
+detaches, is ended with it and with nothing else; a process is also killed with every
+process that carries its mark (:mod:`horserace.conformance._descendants`), and elsewhere
+with its whole process group.
 """
 
 from __future__ import annotations
