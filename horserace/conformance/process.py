@@ -406,6 +406,15 @@ class _Child:
             # the reaper, detached or not: the reaper ends them all, and nothing else.
             self._end_reaper()
             self._close_reaper_pipes()
+            if self.proc.returncode != 0:
+                # The reaper was killed (by the implementation itself, say): what it held
+                # was re-parented to the runner.  Its process group, and every marked
+                # process, the leader too (which is then no child of the reaper's).
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                pid = -1
             with _SPAWN_LOCK:  # a marked process that escaped anyway (it ended its reaper)
                 doomed = _descendants.kill_marked(self._token, pid)
         else:

@@ -194,6 +194,11 @@ def main() -> None:
         seq_fixture = msg["seq"].split("/")[0]
         n = bump()
         reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
+        if MODE == "kills-reaper" and n == 1:  # ends its parent, then answers on as if nothing happened
+            import signal
+
+            os.kill(os.getppid(), signal.SIGKILL)
+            signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # its output closed: it lives on
         if daemon is not None and daemon.gone():
             reply = {"type": "error", "seq": msg["seq"], "message": "my daemon is gone"}
         if MODE == "daemon-exit" and seq_fixture == ARG:
@@ -325,4 +330,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (BrokenPipeError, ValueError):
+        if MODE != "kills-reaper":
+            raise
+    if MODE == "kills-reaper":  # nor does it exit when its input ends: it has to be killed
+        time.sleep(3600)

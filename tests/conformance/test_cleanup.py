@@ -120,3 +120,20 @@ def test_a_runner_killed_outright_leaves_nothing_of_the_implementation_running(t
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
     assert _left_running(daemons + leaders) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_an_implementation_that_kills_its_parent_leaves_nothing_running(tmp_path, monkeypatch):
+    """At its first request the implementation kills its parent (its reaper) and answers
+    on.  Through the real command: that is a crash, the run goes on with a new process
+    and ends with every fixture judged, and no process of the implementation is left."""
+    monkeypatch.setenv("FAKE_COUNT_FILE", str(tmp_path / "count"))
+    tag = f"tag-{os.getpid()}-{tmp_path.name}"
+    report = tmp_path / "report"
+    impl = f"{sys.executable} {FAKE} kills-reaper - {tag}"
+    argv = [sys.executable, "-m", "horserace", "conform", "--impl", impl, "--report-dir", str(report), *SUBSET]
+    assert subprocess.run(argv, capture_output=True, timeout=300).returncode == ExitCode.FAILURES
+    _, records, footer = read_stream(report / "results.jsonl")
+    statuses = {r["status"] for r in records}
+    assert "crash" in statuses and statuses <= {"pass", "crash", "skip"}
+    assert _left_running(_tagged(tag)) == []
