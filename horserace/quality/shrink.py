@@ -95,18 +95,19 @@ _Try = Callable[[list[Fixture]], "Shrunk | None"]
 
 def _trier(run: Judge, keep: Keep) -> _Try:
     """The first candidate kept, of a batch.  Once a candidate has not been answered in
-    time, no more are judged (each would wait out the time limit again): the shrink
-    keeps what it has."""
+    time, it is not kept and no more are judged (each would wait out the time limit
+    again): the shrink keeps what it has."""
     stuck = [False]
 
     def first_kept(candidates: list[Fixture]) -> Shrunk | None:
         if not candidates or stuck[0]:
             return None
-        outcomes = run(candidates)
-        for fx, outcome in zip(candidates, outcomes):
+        for fx, outcome in zip(candidates, run(candidates)):
+            if outcome.status == Status.TIMEOUT:
+                stuck[0] = True
+                return None
             if keep(fx, outcome):
                 return Shrunk(fx, outcome)
-        stuck[0] = any(outcome.status == Status.TIMEOUT for outcome in outcomes)
         return None
 
     return first_kept

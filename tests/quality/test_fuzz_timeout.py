@@ -82,3 +82,27 @@ def test_a_daemon_of_the_implementation_is_ended_when_fuzz_ends(tmp_path, monkey
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
     assert _left_running(daemons) == []
+
+
+def test_a_shrink_stops_at_the_first_candidate_not_answered_in_time():
+    """In process: a finding that is a failure, whose first candidates the
+    implementation no longer answers.  One batch is judged, not one per shrinking step
+    (each would wait out the time limit)."""
+    from horserace.conformance.runner import Outcome
+    from horserace.corpus.status import Status
+    from horserace.engine.ruleset import VARIANT_FIELDS
+    from horserace.quality.fuzz import Plan, scenarios
+    from horserace.quality.shrink import Shrunk, shrink
+
+    declared = {name: (readings[0],) for name, readings in VARIANT_FIELDS.items()}
+    scenario = scenarios(0, Plan(kinds=("match",)), declared)[0]
+    batches: list[int] = []
+
+    def stuck(candidates):
+        batches.append(len(candidates))
+        return [Outcome(fx, Status.TIMEOUT, "no answer within 1 s") for fx in candidates]
+
+    found = Shrunk(scenario.fixture, Outcome(scenario.fixture, Status.FAIL, "differs"))
+    small = shrink(found, stuck, seed=0, seating=scenario.seating, ruleset=scenario.ruleset)
+    assert small is found
+    assert len(batches) == 1
