@@ -111,7 +111,7 @@ class _Child:
         self._exit_code: int | None = None
         command = list(argv)
         pass_fds: tuple[int, ...] = ()
-        if _descendants.has_proc():
+        if _descendants.has_proc() and os.path.isfile(_REAPER):  # not from a zip archive
             control_r, self._control = os.pipe()
             self._status, status_w = os.pipe()
             command = [sys.executable, "-I", "-S", _REAPER, str(control_r), str(status_w), *argv]
