@@ -17,6 +17,12 @@ a parent that is no longer the implementation.  Two mechanisms find it:
   such an orphan.
 
 Both read ``/proc``; where there is none (not Linux) only the process group is killed.
+
+Where there is a ``/proc``, each implementation also runs under a reaper of its own
+(:mod:`horserace.conformance._reaper`), which holds every process it starts, marked or
+not: the runner's own orphans (an unmarked child it did not start) are then only those
+of a reaper that was itself killed, and are swept only once no implementation is
+running, never while another one's daemon could be taken for them.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import sys
 import time
 from collections.abc import Collection, Iterable
 
-__all__ = ["MARK", "become_subreaper", "kill_marked", "new_token", "reap"]
+__all__ = ["MARK", "become_subreaper", "has_proc", "kill_marked", "new_token", "reap"]
 
 #: The environment variable that marks an implementation's processes.
 MARK = "HORSERACE_IMPLEMENTATION"
@@ -51,6 +57,12 @@ def become_subreaper() -> bool:
             except (OSError, AttributeError):
                 _subreaper = False
     return _subreaper
+
+
+def has_proc() -> bool:
+    """Whether processes can be followed through ``/proc`` (Linux): then each
+    implementation runs under a reaper of its own (:mod:`horserace.conformance._reaper`)."""
+    return sys.platform.startswith("linux") and os.path.isdir(f"{_PROC}/self")
 
 
 def new_token() -> str:

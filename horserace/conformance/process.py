@@ -3,8 +3,11 @@
 Every way it can misbehave ends in :class:`ImplementationFailure` with an outcome (``crash`` or
 ``timeout``) and a plain message: it hangs, exits, closes its output, writes a line that
 is not UTF-8 or not JSON or longer than the protocol allows, floods standard error (only
-a bounded tail is kept).  A process is killed with its whole process group and every
-descendant that left it (:mod:`horserace.conformance._descendants`).
+a bounded tail is kept).  On Linux each process runs under a reaper of its own
+(:mod:`horserace.conformance._reaper`), so that everything it starts, however it
+detaches, is ended with it and with nothing else; a process is also killed with every
+process that carries its mark (:mod:`horserace.conformance._descendants`), and elsewhere
+with its whole process group.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -34,6 +38,10 @@ _TOO_LONG = object()
 _LEADER_EXITED = object()
 #: Without a pidfd (not Linux 5.3+), how often a wait for output looks at the leader.
 _POLL_SECONDS = 0.1
+#: The program that runs each implementation under a reaper of its own.
+_REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
+#: How long the reaper may take to start the implementation (an interpreter's start).
+_REAPER_START_SECONDS = 30.0
 
 
 #: Every implementation process started and not yet killed, so that an interrupted run
@@ -94,18 +102,51 @@ class _Child:
             self._start(argv, cwd)
 
     def _start(self, argv: Sequence[str], cwd: str | None) -> None:
+        env = {**os.environ, _descendants.MARK: self._token}
+        #: Where there is a /proc, the implementation runs under a reaper of its own
+        #: (:mod:`horserace.conformance._reaper`): its detached helpers stay its reaper's
+        #: descendants, and are ended with it and only with it.
+        self._control: int | None = None
+        self._status: int | None = None
+        self._exit_code: int | None = None
+        command = list(argv)
+        pass_fds: tuple[int, ...] = ()
+        if _descendants.has_proc() and os.path.isfile(_REAPER):  # not from a zip archive
+            control_r, self._control = os.pipe()
+            self._status, status_w = os.pipe()
+            command = [sys.executable, "-I", "-S", _REAPER, str(control_r), str(status_w), *argv]
+            pass_fds = (control_r, status_w)
         try:
-            self.proc = subprocess.Popen(
-                list(argv),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env={**os.environ, _descendants.MARK: self._token},
-                start_new_session=True,
-            )
+            try:
+                self.proc = subprocess.Popen(
+                    command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=pass_fds,
+                )
+            finally:
+                for fd in pass_fds:
+                    os.close(fd)
         except OSError as exc:
+            self._close_reaper_pipes()
             raise ImplementationFailure("crash", f"cannot start {' '.join(argv)!r}: {exc.strerror or exc}") from None
+        self.leader = self.proc.pid
+        if self._status is not None:
+            said = self._status_line(_REAPER_START_SECONDS)
+            word, _, value = (said or "").partition(" ")
+            if word != "started":
+                self._end_reaper()
+                self._close_reaper_pipes()
+                for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                    if pipe is not None:
+                        pipe.close()
+                why = os.strerror(int(value)) if word == "failed" and value.isdigit() else "its reaper did not start"
+                raise ImplementationFailure("crash", f"cannot start {' '.join(argv)!r}: {why}")
+            self.leader = int(value)
         # All three are pipes (PIPE above), so none is None; stderr is buffered (read1).
         stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
         assert stdin is not None and stdout is not None and isinstance(stderr, io.BufferedReader)
@@ -122,19 +163,23 @@ class _Child:
         self.answer_bytes = 0
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
-        # The leader is this process's child: its exit is seen at once (readable pidfd),
-        # whatever its descendants keep open.
-        try:
-            self._pidfd: int | None = os.pidfd_open(self.proc.pid)
-        except (AttributeError, OSError):
-            self._pidfd = None
+        # The leader's exit is seen at once, whatever its descendants keep open: its
+        # reaper says so on the status pipe, or (no reaper) the leader is this process's
+        # child and a pidfd becomes readable.
+        self._pidfd: int | None = None
+        if self._status is None:
+            try:
+                self._pidfd = os.pidfd_open(self.proc.pid)
+            except (AttributeError, OSError):
+                self._pidfd = None
+        self._exit_fd = self._status if self._status is not None else self._pidfd
         threading.Thread(target=self._read_stderr, daemon=True).start()
         with _LIVE_LOCK:
             _LIVE.add(self)
 
     def _leader_exited(self, readable: list[int]) -> bool:
-        if self._pidfd is not None:
-            return self._pidfd in readable
+        if self._exit_fd is not None:
+            return self._exit_fd in readable
         return self.proc.poll() is not None
 
     def _next_line(self, timeout: float | None):
@@ -142,7 +187,7 @@ class _Child:
         path): bytes, or _EOF, or _TOO_LONG, or _LEADER_EXITED when the leader has exited
         and what it wrote holds no further line; ``None`` when ``timeout`` runs out first."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        watch = [self._fd] if self._pidfd is None else [self._fd, self._pidfd]
+        watch = [self._fd] if self._exit_fd is None else [self._fd, self._exit_fd]
         while True:
             # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
             # searching the whole buffer each time would cost its square.
@@ -163,7 +208,7 @@ class _Child:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return None
-            wait = remaining if self._pidfd is not None else min(_POLL_SECONDS, remaining or _POLL_SECONDS)
+            wait = remaining if self._exit_fd is not None else min(_POLL_SECONDS, remaining or _POLL_SECONDS)
             ready, _, _ = select.select(watch, [], [], wait)
             if self._fd in ready:
                 self._take_output()
@@ -174,7 +219,7 @@ class _Child:
                     self._take_output()
                 if self._buffer.find(b"\n", self._scanned) < 0 and not self._eof:
                     return _LEADER_EXITED
-            elif self._pidfd is not None and not ready:
+            elif self._exit_fd is not None and not ready:
                 return None
 
     def _take_output(self) -> None:
@@ -293,37 +338,113 @@ class _Child:
         except AnswerDecodeError as exc:
             raise ImplementationFailure("crash", f"answer is {exc}", self.stderr_tail()) from None
 
+    def _status_line(self, timeout: float) -> str | None:
+        """The next line the reaper writes on the status pipe, within ``timeout`` seconds
+        (``None``: none came, or the pipe has ended)."""
+        fd = self._status
+        if fd is None or not select.select([fd], [], [], timeout)[0]:
+            return None
+        line = b""
+        while not line.endswith(b"\n") and len(line) < 64:
+            try:
+                byte = os.read(fd, 1)
+            except OSError:
+                return None
+            if not byte:
+                return None
+            line += byte
+        return line.decode("ascii", "replace").strip()
+
+    def _wait_leader(self, timeout: float) -> int | None:
+        """The leader's exit status once it has exited, waiting at most ``timeout`` seconds."""
+        if self._status is None:
+            try:
+                return self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        if self._exit_code is None:
+            said = self._status_line(timeout)
+            if said is not None and said.startswith("exit "):
+                self._exit_code = int(said[5:])
+        return self._exit_code
+
     def _exit_note(self) -> str:
-        code = None
-        for _ in range(20):
-            code = self.proc.poll()
-            if code is not None:
-                break
-            time.sleep(0.01)
+        code = self._wait_leader(0.2)
         return "" if code is None else f" (exit status {code})"
 
-    def kill(self) -> None:
-        # Its descendants first, found while the leader still links them; then the whole
-        # process group, even when the leader has exited: a helper it started (a daemon of
-        # a JVM or Node adapter) may still hold the pipes; then what was orphaned meanwhile
-        # (re-parented to the runner, or found by its mark).
-        pid = self.proc.pid
-        with _SPAWN_LOCK:
-            doomed = _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            if self.proc.poll() is None:
-                self.proc.kill()
+    def _end_reaper(self) -> None:
+        """Close the reaper's control pipe: it ends every process of this implementation
+        and exits; killed with its group if it does not within seconds."""
+        if self._control is not None:
+            try:
+                os.close(self._control)
+            except OSError:
+                pass
+            self._control = None
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            pass
-        with _SPAWN_LOCK:
-            doomed |= _descendants.kill_marked(self._token, pid, orphans_except=_live_leaders())
-        _descendants.reap(doomed)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                self.proc.kill()
+            self.proc.wait()
+
+    def _close_reaper_pipes(self) -> None:
+        for fd in (self._control, self._status):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._control = self._status = None
+
+    def kill(self) -> None:
+        pid = self.leader
+        if self._status is not None:
+            # Under its reaper every process of this implementation is a descendant of
+            # the reaper, detached or not: the reaper ends them all, and nothing else.
+            self._end_reaper()
+            self._close_reaper_pipes()
+            if self.proc.returncode != 0:
+                # The reaper was killed (by the implementation itself, say): what it held
+                # was re-parented to the runner.  Its process group, and every marked
+                # process, the leader too (which is then no child of the reaper's).
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                pid = -1
+            with _SPAWN_LOCK:  # a marked process that escaped anyway (it ended its reaper)
+                doomed = _descendants.kill_marked(self._token, pid)
+        else:
+            # Its descendants first, found while the leader still links them; then the
+            # whole process group, even when the leader has exited: a helper it started (a
+            # daemon of a JVM or Node adapter) may still hold the pipes; then what was
+            # orphaned meanwhile (re-parented to the runner, or found by its mark).
+            with _SPAWN_LOCK:
+                doomed = _descendants.kill_marked(self._token, pid)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                if self.proc.poll() is None:
+                    self.proc.kill()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            with _SPAWN_LOCK:
+                doomed |= _descendants.kill_marked(self._token, pid)
         with _LIVE_LOCK:
             _LIVE.discard(self)
+        # An orphan re-parented to the runner that carries no mark is no implementation's
+        # in particular: it is ended only once no implementation is running, so that the
+        # helper of another one is never taken for it.
+        with _SPAWN_LOCK:
+            others = _live_leaders()
+            if others is not None and not others:
+                doomed |= _descendants.kill_marked(self._token, pid, orphans_except=())
+        _descendants.reap(doomed)
         if self._pidfd is not None:
             try:
                 os.close(self._pidfd)
@@ -338,10 +459,7 @@ class _Child:
 
     def finish(self, grace: float = 2.0) -> None:
         """Let it exit on its own for ``grace`` seconds, then kill it."""
-        try:
-            self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
+        self._wait_leader(grace)
         self.kill()
 
 

@@ -492,6 +492,12 @@ class Worker:
             ),
         )
 
+    def abandon(self) -> None:
+        """Give up the requests sent ahead (their answers are not wanted): the process is
+        killed, and the next request starts another, with a handshake."""
+        self.impl.kill()
+        self.hello = None
+
     def close(self) -> None:
         self.impl.stop()
 

@@ -60,6 +60,7 @@ from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.generate import GENERATORS, SCENARIO_KINDS, fixture_kind
 from horserace.corpus.ids import generated_id
+from horserace.corpus.status import Status
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import ImplementationError, ImplementationUnusable
@@ -750,6 +751,10 @@ class _Causes:
             self.settled.setdefault(first_rule, key)
 
 
+class _Abandoned(Exception):
+    """Raised from an outcome's callback: the requests still out are not wanted."""
+
+
 class _Range:
     """One shard's run: seeds made as the window asks for them, judged, the findings
     shrunk (:func:`fuzz_range`)."""
@@ -817,6 +822,10 @@ class _Range:
         if disagrees(outcome):
             if not self.keep_going:
                 self.pending.append((scenario, outcome))
+                if outcome.status == Status.TIMEOUT:
+                    # The scenarios sent ahead are not tried: none waits out the time
+                    # limit again for an implementation that has stopped answering.
+                    raise _Abandoned
                 return
             group = self.causes.known(scenario, outcome)
             if group is not None:
@@ -863,7 +872,11 @@ class _Range:
 
     def run(self) -> None:
         while True:
-            self.worker.run_many(self.requests(), self.judged)
+            try:
+                self.worker.run_many(self.requests(), self.judged)
+            except _Abandoned:
+                self.made.clear()
+                self.worker.abandon()
             if not self.pending:
                 return  # every seed made, or the run stopped
             self.shrink_pending()
@@ -985,11 +998,13 @@ def fuzz(
     progress: Callable[[int], None] | None = None,
     keep_going: bool = False,
     shrink_all: bool = False,
+    timeout: float | None = None,
 ) -> FuzzResult:
     """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the findings as
     fixtures under ``out_dir/generated/``, each as soon as it is shrunk: the first of
     each shard, or with ``keep_going`` every finding shrunk (one per cause and shard, or
-    with ``shrink_all`` every one).
+    with ``shrink_all`` every one).  ``timeout``: seconds per scenario (default: the
+    runner's, as conform's ``--timeout``).
 
     Whatever is raised in this thread while the shards run (Ctrl-C's
     KeyboardInterrupt, the exception a signal handler raises) interrupts the run: no
@@ -1029,6 +1044,7 @@ def fuzz(
                 start,
                 count,
                 plan=plan,
+                options=None if timeout is None else Options(strict_rule_ids=plan.strict_rule_ids, timeout=timeout),
                 stop=stop,
                 halt=halt,
                 progress=tick,

@@ -94,10 +94,18 @@ _Try = Callable[[list[Fixture]], "Shrunk | None"]
 
 
 def _trier(run: Judge, keep: Keep) -> _Try:
+    """The first candidate kept, of a batch.  Once a candidate has not been answered in
+    time, it is not kept and no more are judged (each would wait out the time limit
+    again): the shrink keeps what it has."""
+    stuck = [False]
+
     def first_kept(candidates: list[Fixture]) -> Shrunk | None:
-        if not candidates:
+        if not candidates or stuck[0]:
             return None
         for fx, outcome in zip(candidates, run(candidates)):
+            if outcome.status == Status.TIMEOUT:
+                stuck[0] = True
+                return None
             if keep(fx, outcome):
                 return Shrunk(fx, outcome)
         return None
@@ -476,7 +484,11 @@ def shrink(
     """The smallest scenario of ``found``'s kind on which the implementation still
     disagrees (``found`` itself when none is smaller): of the candidates, those that
     ``keep`` accepts (default: any that disagrees).  ``seed``, ``seating`` and
-    ``ruleset`` are those it was generated from (a perft position is regenerated)."""
+    ``ruleset`` are those it was generated from (a perft position is regenerated).
+    A finding that is a timeout is not shrunk: the implementation has shown that it does
+    not answer, and every candidate would wait out the time limit for nothing."""
+    if found.outcome.status == Status.TIMEOUT:
+        return found
     attempt = _trier(run, keep or (lambda fx, outcome: disagrees(outcome)))
     kind = found.fixture.kind
     if kind == "play":

@@ -84,7 +84,67 @@ def _plus_one(value: object, every: bool, done: list[bool]) -> object:
     return value
 
 
+class Daemon:
+    """The "keeps-daemon" mode: a correct implementation that starts a detached daemon
+    at its hello (fork, setsid, fork, an empty environment: a build tool's daemon) and
+    relies on it for every answer; a daemon gone is an error answer.  ARG is a folder
+    the processes of one run share: the first process started waits, before its first
+    answer, until the second has been stopped and cleaned up (``--jobs 2``); ARG ``-``:
+    no folder, each process on its own; ``hang``: on its own, and it never answers a
+    request (the runner is to be ended while it waits)."""
+
+    def __init__(self) -> None:
+        self.alive, holder = os.pipe()  # the daemon holds ``holder``: its end is the daemon's
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                if PID_FILE:
+                    with open(PID_FILE, "a") as f:
+                        f.write(f"{os.getpid()}\n")
+                os.set_inheritable(holder, True)
+                os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)"], {})
+            os._exit(0)
+        os.close(holder)
+        os.wait()
+        self.first = self.waited = True
+        if ARG in ("-", "hang"):
+            return
+        try:
+            os.close(os.open(os.path.join(ARG, "first"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            self.first = True
+        except FileExistsError:
+            self.first = False
+            with open(os.path.join(ARG, "second.pid"), "w") as f:
+                f.write(str(os.getpid()))
+        self.waited = not self.first
+
+    def wait_for_second(self) -> None:
+        """Until the second process has exited and been cleaned up after."""
+        self.waited = True
+        path = os.path.join(ARG, "second.pid")
+        for _ in range(2000):
+            try:
+                pid = int(open(path).read() or 0)
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                time.sleep(0.5)  # its cleanup is done
+                return
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.01)
+
+    def gone(self) -> bool:
+        import select
+
+        if ARG == "hang":
+            time.sleep(3600)
+        if not self.waited:
+            self.wait_for_second()
+        return bool(select.select([self.alive], [], [], 0)[0])
+
+
 def main() -> None:
+    daemon: Daemon | None = None
     if MODE == "stop-reading":  # never reads a byte of its input, and never exits
         time.sleep(3600)
     for raw in sys.stdin.buffer:
@@ -93,6 +153,8 @@ def main() -> None:
         if kind == "stop":
             return
         if kind == "hello":
+            if MODE == "keeps-daemon" and daemon is None:
+                daemon = Daemon()
             if MODE == "hang-handshake":
                 time.sleep(3600)
             reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
@@ -123,10 +185,22 @@ def main() -> None:
             if MODE == "huge-name":  # 15 MiB of free text in the hello
                 reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())
+            if MODE == "stops-reading":
+                if PID_FILE:
+                    with open(PID_FILE, "a") as f:
+                        f.write(f"{os.getpid()}\n")  # answers its hello, then reads no more and never exits
+                time.sleep(3600)
             continue
         seq_fixture = msg["seq"].split("/")[0]
         n = bump()
         reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
+        if MODE == "kills-reaper" and n == 1:  # ends its parent, then answers on as if nothing happened
+            import signal
+
+            os.kill(os.getppid(), signal.SIGKILL)
+            signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # its output closed: it lives on
+        if daemon is not None and daemon.gone():
+            reply = {"type": "error", "seq": msg["seq"], "message": "my daemon is gone"}
         if MODE == "daemon-exit" and seq_fixture == ARG:
             # A helper in the same process group keeps stdout and stderr open while the
             # leader exits, as a JVM or Node adapter's daemon does.
@@ -256,4 +330,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (BrokenPipeError, ValueError):
+        if MODE != "kills-reaper":
+            raise
+    if MODE == "kills-reaper":  # nor does it exit when its input ends: it has to be killed
+        time.sleep(3600)

@@ -15,6 +15,7 @@ from horserace.cli._options import (
     jobs_option,
     progress,
     rulesets_from,
+    seconds,
     unwound_by_signals,
     variant_options,
     write_out,
@@ -114,6 +115,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     jobs_option(p, "shards of the seed range run at once, one implementation process each")
     p.add_argument(
+        "--timeout",
+        type=seconds,
+        metavar="S",
+        help="seconds per scenario, as conform's per fixture (default: 10); a scenario not answered "
+        "in time is a finding, not shrunk",
+    )
+    p.add_argument(
         "--kind",
         action="append",
         choices=KINDS,
@@ -206,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
                 args.budget,
                 plan=plan,
                 jobs=args.jobs,
+                timeout=args.timeout,
                 out_dir=args.out,
                 progress=tick,
                 keep_going=args.keep_going,
@@ -216,6 +225,8 @@ def run(args: argparse.Namespace) -> int:
         if result.stopped_by is not None:
             return _said_stopped(result.stopped_by, result.seeds_tried)
         return ExitCode.FAILURES if result.findings else ExitCode.OK
+    if args.timeout is not None:
+        raise UsageError("--timeout is for a local run; on a cluster each scenario has 10 s: leave it out")
     if args.jobs != 1:
         raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
     from horserace.cluster.connect import connected, parse
