@@ -641,11 +641,13 @@ class Hand:
                 continues = self.earns_continuation(count, tile) and not drawn
             if target is None and not self._opening_continues:
                 continues = False  # HRI-3 variant
-        blocked = False
-        if self._next_draw == self._boneyard_end and self._immediate_block and not match_end and hand:
-            open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5: does anyone still hold a placement?
-            blocked = not any(h & open_mask for h in hands)
-        if match_end or not hand or blocked:
+        # HR-BLOCK-1, HRI-5: with the boneyard empty, does anyone still hold a placement?
+        # Asked in the condition, so that the common placement stores no flag for it.
+        if (
+            match_end
+            or not hand
+            or (self._next_draw == self._boneyard_end and self._immediate_block and _nobody_places(hands, layout))
+        ):
             # HR-TURN-2: the end of the hand or match takes priority over a continuation.
             self._last_ended = None
             event = None
@@ -985,6 +987,12 @@ class Hand:
         self.match_winners = winners
         if self.record:
             self.events.append(MatchEnd(winners, tuple(self.scores)))
+
+
+def _nobody_places(hands: list[Mask], layout: Layout) -> bool:
+    """No hand holds a tile that fits the layout (HR-BLOCK-1)."""
+    open_mask = layout.open_mask
+    return not any(h & open_mask for h in hands)
 
 
 def _seams_of(cls: type[Hand]) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
