@@ -201,6 +201,7 @@ class Hand:
         "_opening_continues",
         "_passes",
         "_pending",
+        "_turn_variant",
         "_undo",
         "_whole_hand",
         "boneyard",
@@ -298,6 +299,9 @@ class Hand:
         self._opening_continues = ruleset.opening_continuation is _OPENING_EARNED
         self._whole_hand = ruleset.drawn_tile_scope is _WHOLE_HAND
         self._end_turn_variant = ruleset.continuation_without_tile is _END_TURN
+        # One flag for the readings and seams _place looks at per placement, so that the
+        # canonical turn rules cost it one read, not three.
+        self._turn_variant = self._custom_continuation or self._whole_hand or not self._opening_continues
         self._immediate_block = ruleset.block_detection is _IMMEDIATE
         #: The undo history, last action last; ``None`` when the hand is not undoable.
         self._undo: list[_Undo] | None = [] if undoable else None
@@ -607,9 +611,8 @@ class Hand:
         ends the hand nor earns a continuation, runs the fewest lines (128 bytecodes a
         placement on average, from 137); the hand's and match's end (HR-TURN-2) is one
         test on that path; the opening is known from the move (it alone has no target,
-        HR-MOVE-1); the turn passes without a call to :meth:`_next_turn`.  :meth:`run`
-        writes this method out in its loop for the canonical turn rules
-        (:meth:`_run_plain`): a change here is a change there."""
+        HR-MOVE-1); the turn passes without a call to :meth:`_next_turn`.  It is the one
+        placement of the engine: :meth:`place`, :meth:`make` and :meth:`run` all call it."""
         layout = self.layout
         count = layout.place(tile, target, port)
         bit = 1 << tile
@@ -619,7 +622,10 @@ class Hand:
         self._passes = 0
         credit_raw = self._credit_raw[count]
         # HR-TURN-3: the tile drawn this turn (or, variant HRI-4, in this hand) never continues.
-        drawn = tile == self._exempt or (self._whole_hand and self._drawn_mask & bit != 0)
+        drawn = tile == self._exempt
+        turn_variant = self._turn_variant
+        if turn_variant and self._whole_hand and self._drawn_mask & bit:
+            drawn = True
         if credit_raw:
             side = seat % 2 if self.partnership else seat
             scores = self.scores
@@ -630,15 +636,18 @@ class Hand:
         else:
             match_end = False
             continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
-        if self._custom_continuation:
-            continues = self.earns_continuation(count, tile) and not drawn
-        if target is None and not self._opening_continues:
-            continues = False  # HRI-3 variant
-        blocked = False
-        if self._next_draw == self._boneyard_end and self._immediate_block and not match_end and hand:
-            open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5: does anyone still hold a placement?
-            blocked = not any(h & open_mask for h in hands)
-        if match_end or not hand or blocked:
+        if turn_variant:
+            if self._custom_continuation:
+                continues = self.earns_continuation(count, tile) and not drawn
+            if target is None and not self._opening_continues:
+                continues = False  # HRI-3 variant
+        # HR-BLOCK-1, HRI-5: with the boneyard empty, does anyone still hold a placement?
+        # Asked in the condition, so that the common placement stores no flag for it.
+        if (
+            match_end
+            or not hand
+            or (self._next_draw == self._boneyard_end and self._immediate_block and _nobody_places(hands, layout))
+        ):
             # HR-TURN-2: the end of the hand or match takes priority over a continuation.
             self._last_ended = None
             event = None
@@ -787,38 +796,28 @@ class Hand:
         forgotten: the hand is played to its end."""
         if self._undo is not None:
             self._undo.clear()
+        # One loop under every rule set: each placement through _place, the code that
+        # replay's actions run (place, make), so that random play, fuzzing and the
+        # benchmarks play the rules the corpus checks.
         optional = give_up is not None and self.ruleset.continuation is _OPTIONAL
-        if (
-            optional
-            or self._custom_continuation
-            or self._whole_hand
-            or self._end_turn_variant
-            or not self._opening_continues
-        ):
-            # give_up() is called only when ``optional``, so never on None; the cast
-            # (once per hand) tells mypy so.
-            self._run_each(choose, cast("Callable[[], bool]", give_up), optional)
-        else:
-            self._run_plain(choose)
-
-    def _run_each(self, choose: Callable[[list[Move]], Move], give_up: Callable[[], bool], optional: bool) -> None:
-        """:meth:`run` under any rules: each placement through :meth:`_place`."""
         layout = self.layout
         hands = self.hands
         moves_for_mask = layout.moves_for_mask  # bound once: this loop is a hot path
+        moves_for = layout.moves_for
         place = self._place
         while not self.over:
             seat = self.to_act
             pending = self._pending
             if pending >= 0:
-                moves = [(pending, tg, p) for tg, p in layout.moves_for(pending)]
+                moves = [(pending, tg, p) for tg, p in moves_for(pending)]
             elif hands[seat] & layout.open_mask:  # can_place, inline: a quarter of the turns draw
-                if optional and self.may_end_turn() and give_up():
+                # give_up is not None when optional: the cast tells mypy so.
+                if optional and self.may_end_turn() and cast("Callable[[], bool]", give_up)():
                     self.end_turn(seat)
                     continue
                 moves = moves_for_mask(hands[seat])
             else:
-                if optional and self.may_end_turn() and give_up():
+                if optional and self.may_end_turn() and cast("Callable[[], bool]", give_up)():
                     self.end_turn(seat)
                 elif self._next_draw < self._boneyard_end:
                     self._draw(seat)
@@ -827,92 +826,6 @@ class Hand:
                 continue
             tile, target, port = choose(moves)
             place(seat, tile, target, port)
-
-    def _run_plain(self, choose: Callable[[list[Move]], Move]) -> None:
-        """:meth:`run` when no variant of the turn rules is in force (HR-TURN-1..3 as
-        written, HRI-1..4 canonical, :meth:`earns_continuation` not overridden): the
-        benchmark's hot path, with :meth:`_place` written out in the loop.
-
-        It makes the same placements, events and state as :meth:`_place` (the layout's
-        own ``place``, the seams ``end_by_placement``, ``settle`` and
-        ``next_opener_after``, the readings of HRI-5 and HRI-10 included), and
-        tests/engine/test_run_paths.py holds it to that over every seating, reading and
-        mutant.  What it saves, measured in machine instructions with valgrind over
-        two-player random hands: a call per placement, and the reads of what stays fixed
-        for the hand (the layout, the hands, the event list, the flags, the boneyard's
-        size), made once here instead of once per placement: some 6% of a hand."""
-        layout = self.layout
-        hands = self.hands
-        moves_for_mask = layout.moves_for_mask
-        moves_for = layout.moves_for
-        place_tile = layout.place
-        record = self.events.append if self.record else None
-        boneyard_end = self._boneyard_end
-        immediate_block = self._immediate_block
-        partnership = self.partnership
-        seats = self.seats
-        target_score = self.target
-        credit_raws = self._credit_raw
-        credits = self._credit
-        scores = self.scores  # changed in place until the hand ends; then the loop ends
-        while not self.over:
-            seat = self.to_act
-            pending = self._pending
-            if pending >= 0:
-                moves = [(pending, tg, p) for tg, p in moves_for(pending)]
-            elif hands[seat] & layout.open_mask:
-                moves = moves_for_mask(hands[seat])
-            elif self._next_draw < boneyard_end:
-                self._draw(seat)
-                continue
-            else:
-                self._pass(seat)
-                continue
-            tile, target, port = choose(moves)
-            # Hand._place from here, the same steps in the same order.
-            count = place_tile(tile, target, port)
-            hand = hands[seat] ^ (1 << tile)
-            hands[seat] = hand
-            self._passes = 0
-            credit_raw = credit_raws[count]
-            drawn = tile == self._exempt  # HR-TURN-3
-            if credit_raw:
-                side = seat % 2 if partnership else seat
-                score = scores[side] + credits[count]
-                scores[side] = score
-                match_end = score >= target_score  # HR-MATCH-1: before anything else
-                continues = not drawn
-            else:
-                match_end = False
-                continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
-            blocked = False
-            if self._next_draw == boneyard_end and immediate_block and not match_end and hand:
-                open_mask = layout.open_mask  # HR-BLOCK-1, HRI-5
-                blocked = not any(h & open_mask for h in hands)
-            if match_end or not hand or blocked:  # HR-TURN-2
-                self._last_ended = None
-                if record is not None:
-                    record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], False, drawn)))
-                if match_end:
-                    self.end_by_placement(side)
-                elif not hand:
-                    self._finish(_DOMINO, seat)  # HR-END-1
-                else:
-                    self._finish(_BLOCKED, None)
-                return
-            if record is not None:
-                record(_new(Place, (seat, tile, target, port, count, credit_raw, credits[count], continues, drawn)))
-            if continues:  # HR-TURN-1
-                self._last_ended = None
-                self._pending = -1
-                self._continuing = True
-                self._drew = False
-            else:  # the turn ends (HR-SEAT-3)
-                self.to_act = (seat + 1) % seats
-                self._continuing = False
-                self._pending = -1
-                self._drew = False
-                self._last_ended = (seat, "HR-TURN-3" if drawn else "HR-TURN-1")
 
     def play_forced(self) -> int:
         """Perform forced draws and passes until a placement must be chosen or the hand
@@ -1074,6 +987,12 @@ class Hand:
         self.match_winners = winners
         if self.record:
             self.events.append(MatchEnd(winners, tuple(self.scores)))
+
+
+def _nobody_places(hands: list[Mask], layout: Layout) -> bool:
+    """No hand holds a tile that fits the layout (HR-BLOCK-1)."""
+    open_mask = layout.open_mask
+    return not any(h & open_mask for h in hands)
 
 
 def _seams_of(cls: type[Hand]) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:

@@ -19,7 +19,9 @@ an empty list means the model and the engine agree there.
 Each tie takes the engine's part it compares as an argument, the reference engine's by
 default: a table or function (``table=``, ``hand_credit=``) or an engine (``engine=``, a
 :class:`~horserace.engine.hand.Hand` subclass through its seams).  A test shows that a tie
-catches a drifted engine by handing it one, without patching anything.
+catches a drifted engine by handing it one, without patching anything; another
+(tests/proofs/test_ties_on_path.py) that each default is code the engine runs when it
+plays and settles a hand, so that a proof does not speak for a function no hand calls.
 """
 
 from __future__ import annotations
