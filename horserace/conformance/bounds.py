@@ -10,7 +10,16 @@ gigabytes or write reports of hundreds of megabytes:
   full but not kept for the reports (the differences, bounded, are);
 - before an answer is decoded, its arrays and objects are counted: a line with more
   than :data:`MAX_CONTAINERS` would cost hundreds of megabytes to decode (an empty
-  object is 64 bytes in Python, written in 3), and no observation needs so many.
+  object is 64 bytes in Python, written in 3), and no observation needs so many;
+- before a hello or an answer is checked against its schema or kept, its sizes are
+  checked (:func:`hello_problems`, :func:`answer_size_problems`): at most
+  :data:`MAX_HELLO_FIELDS` fields in a hello and :data:`MAX_ANSWER_FIELDS` in an answer,
+  at most :data:`MAX_HELLO_ITEMS` entries in each of a hello's lists (kinds, targets,
+  seatings, the readings of a field) and :data:`MAX_READINGS` fields in its readings,
+  and a protocol version of at most :data:`MAX_VERSION_CHARS` characters.  A message
+  over a bound is refused with the bound it breaks, at the cost of counting.
+
+Every limit is stated in spec/protocol.md ("Limits").
 """
 
 from __future__ import annotations
@@ -18,7 +27,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["MAX_CONTAINERS", "OBSERVATIONS_LIMIT", "TEXT_LIMIT", "bounded", "cut", "too_many_containers"]
+__all__ = [
+    "MAX_ANSWER_FIELDS",
+    "MAX_CONTAINERS",
+    "MAX_HELLO_FIELDS",
+    "MAX_HELLO_ITEMS",
+    "MAX_READINGS",
+    "MAX_VERSION_CHARS",
+    "OBSERVATIONS_LIMIT",
+    "TEXT_LIMIT",
+    "answer_size_problems",
+    "bounded",
+    "cut",
+    "hello_problems",
+    "too_many_containers",
+]
 
 #: Free text kept per field, in UTF-8 bytes.
 TEXT_LIMIT = 64 * 1024
@@ -26,6 +49,18 @@ TEXT_LIMIT = 64 * 1024
 OBSERVATIONS_LIMIT = 1024 * 1024
 #: Arrays and objects one answer line may hold.
 MAX_CONTAINERS = 1_000_000
+#: Fields a hello may have (protocol 1.2 has nine; others are ignored, up to this many).
+MAX_HELLO_FIELDS = 100
+#: Entries in each list of a hello: ``kinds``, ``targets``, ``seatings`` and the readings
+#: of one register field (the hello's schema says the same of ``targets``).
+MAX_HELLO_ITEMS = 1000
+#: Register fields a hello's ``readings`` may name (the register has six).
+MAX_READINGS = 100
+#: Characters of a hello's ``protocol`` (``"1.2"``).
+MAX_VERSION_CHARS = 16
+#: Fields an answer may have (a ``rejected`` has six; from protocol 1.1 the others are
+#: ignored, up to this many).
+MAX_ANSWER_FIELDS = 100
 
 
 def cut(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -60,3 +95,33 @@ def too_many_containers(line: bytes) -> int | None:
         return None
     count = line.count(b"[") + line.count(b"{")
     return count if count > MAX_CONTAINERS else None
+
+
+def _count(what: str, size: int, limit: int, unit: str) -> list[str]:
+    return [f"{what}{size:,} {unit} (at most {limit:,})"] if size > limit else []
+
+
+def hello_problems(hello: dict[str, Any]) -> list[str]:
+    """The bounds a hello breaks (empty: none), checked before its schema is: each
+    costs a count, never a walk of what it holds."""
+    out = _count("", len(hello), MAX_HELLO_FIELDS, "fields")
+    protocol = hello.get("protocol")
+    if isinstance(protocol, str):
+        out += _count("protocol: ", len(protocol), MAX_VERSION_CHARS, "characters")
+    for name in ("kinds", "targets", "seatings"):
+        value = hello.get(name)
+        if isinstance(value, list):
+            out += _count(f"{name}: ", len(value), MAX_HELLO_ITEMS, "entries")
+    readings = hello.get("readings")
+    if isinstance(readings, dict):
+        out += _count("readings: ", len(readings), MAX_READINGS, "fields")
+        if len(readings) <= MAX_READINGS:
+            for name, value in readings.items():
+                if isinstance(value, list):
+                    out += _count(f"readings.{cut(str(name), 80)}: ", len(value), MAX_HELLO_ITEMS, "entries")
+    return out
+
+
+def answer_size_problems(answer: dict[str, Any]) -> list[str]:
+    """The bounds an answer breaks (empty: none), checked before its fields are."""
+    return _count("", len(answer), MAX_ANSWER_FIELDS, "fields")

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from horserace._version import PROTOCOL_VERSION
-from horserace.conformance.bounds import MAX_CONTAINERS, too_many_containers
+from horserace.conformance.bounds import MAX_CONTAINERS, answer_size_problems, too_many_containers
 from horserace.corpus.fixture import KINDS
 
 __all__ = [
@@ -167,7 +167,7 @@ def unknown_fields(message: dict, protocol: tuple[int, int] = LATEST) -> list[st
     kind = message.get("type")
     if kind not in _ANSWER_FIELDS:
         return []
-    return sorted(message.keys() - _allowed(str(kind), protocol))
+    return sorted(message.keys() - _allowed(str(kind), protocol))  # a set difference: linear
 
 
 def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[str]:
@@ -175,6 +175,9 @@ def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[s
     for every answer, and handing a large observation to the schema validator would cost
     more than the answer itself (tests/conformance check the two agree).  A field that
     ``protocol`` does not have yet is unexpected."""
+    too_large = answer_size_problems(message)
+    if too_large:
+        return too_large
     kind = message.get("type")
     if kind not in _ANSWER_FIELDS:
         return [f"type: {kind!r} is not one of result, rejected, error"]

@@ -17,7 +17,11 @@ It behaves as a pytest plugin should:
 - items are grouped by primary rule (``horserace::RULE::ID``), so JUnit XML's classname
   is ``horserace.RULE``; a skip points at the fixture's file and line;
 - an implementation that cannot be used ends the session once, with the reason, and
-  exit code 3 (as ``horserace conform``), instead of failing every item.
+  exit code 3 (as ``horserace conform``), instead of failing every item;
+- its options are checked as ``conform``'s are (``--horserace-timeout``: finite seconds
+  above 0, at most an hour, by the same function), and what the implementation wrote
+  reaches the terminal with its control characters made visible, by the function that
+  escapes conform's terminal output (an ESC sequence is shown, not obeyed).
 """
 
 from __future__ import annotations
@@ -47,6 +51,20 @@ ROOT = "horserace"
 UNUSABLE_EXIT = 3
 
 
+def _seconds(text: str) -> float:
+    """``--horserace-timeout``, checked as ``conform --timeout`` is."""
+    from horserace.cli._options import seconds  # noqa: PLC0415  (start-up: only when given)
+
+    return seconds(text)
+
+
+def _visible(text: str) -> str:
+    """Text of the implementation's for the terminal, as conform shows it."""
+    from horserace.reports.escape import for_terminal  # noqa: PLC0415  (start-up: only on a failure)
+
+    return for_terminal(text)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("horserace", "Horse Race conformance")
     group.addoption(
@@ -63,7 +81,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="fixture files or folders (default: the bundled corpus)",
     )
     group.addoption("--horserace-one-shot", action="store_true", help="start the implementation once per message")
-    group.addoption("--horserace-timeout", type=float, default=10.0, metavar="S", help="seconds per fixture")
+    group.addoption(
+        "--horserace-timeout", type=_seconds, default=10.0, metavar="S", help="seconds per fixture (default: 10)"
+    )
     group.addoption(
         "--horserace-strict-rule-ids", action="store_true", help="illegal fixtures must name the same rule ID"
     )
@@ -119,7 +139,7 @@ class _Session:
         try:
             hello, scope = self.worker.declared()
         except ImplementationUnusable as exc:
-            pytest.exit(f"horserace: the implementation is unusable: {exc}", returncode=UNUSABLE_EXIT)
+            pytest.exit(f"horserace: the implementation is unusable: {_visible(str(exc))}", returncode=UNUSABLE_EXIT)
         return self.worker, hello, scope
 
     def wanted(self, fx: Fixture) -> bool:
@@ -179,7 +199,7 @@ class FixtureItem(pytest.Item):
                 title = load_rules().get(cause.rule)
                 lines.append(f"cause {cause.rule}: {title.title if title else '?'} ({cause.basis})")
             lines += [f"rule {rule}: {known.title if known else '?'}", f"why: {self.fixture.why.strip()}"]
-            raise HorseRaceFailure("\n".join(lines))
+            raise HorseRaceFailure(_visible("\n".join(lines)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HorseRaceFailure):

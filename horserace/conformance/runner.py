@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from horserace._version import __version__
-from horserace.conformance.bounds import OBSERVATIONS_LIMIT, bounded, cut
+from horserace.conformance.bounds import OBSERVATIONS_LIMIT, answer_size_problems, bounded, cut, hello_problems
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
 from horserace.conformance.process import Implementation, begin_run
 from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major, unknown_fields
@@ -125,6 +125,9 @@ def check_hello(answer: dict) -> Scope:
     wrong or foreign answer."""
     if answer.get("type") != "hello":
         raise ImplementationUnusable(f"the first answer must be a hello, not {str(answer)[:120]}")
+    too_large = hello_problems(answer)
+    if too_large:
+        raise ImplementationUnusable("hello too large: " + "; ".join(too_large[:3]))
     if not same_major(answer.get("protocol")):
         raise ImplementationUnusable(
             f"the implementation speaks protocol {answer.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}"
@@ -428,12 +431,13 @@ class Worker:
     def _tolerate(self, answer: dict) -> tuple[dict, list[str]]:
         """From protocol 1.1 on, the fields of an answer that its type does not know are
         ignored (and noted in the outcome); under 1.0 they make the answer invalid."""
-        if self.scope is None or not self.scope.switches:
-            return answer, []
+        if self.scope is None or not self.scope.switches or answer_size_problems(answer):
+            return answer, []  # an answer of too many fields is refused whole
         extra = unknown_fields(answer, self.scope.protocol)
         if not extra:
             return answer, []
-        return {k: v for k, v in answer.items() if k not in extra}, extra
+        unknown = set(extra)
+        return {k: v for k, v in answer.items() if k not in unknown}, extra
 
     def _spoken(self) -> tuple[int, int]:
         return self.scope.protocol if self.scope is not None else (1, 0)

@@ -182,6 +182,12 @@ def main() -> None:
                 reply["kinds"] = ["settlement"]
             if NAME:
                 reply["name"], reply["version"] = NAME, VERSION
+            if MODE == "many-targets":  # 1.2 million targets, 9 MiB
+                reply["targets"] = list(range(1, 1_200_001))
+            if MODE == "many-hello-keys":  # 300,000 fields the protocol does not have, 4 MiB
+                reply.update(dict.fromkeys((f"k{i}" for i in range(300_000)), 0))
+            if MODE == "long-protocol":  # a minor version of 5,000 digits
+                reply["protocol"] = "1." + "2" * 5000
             if MODE == "huge-name":  # 15 MiB of free text in the hello
                 reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())
@@ -286,6 +292,8 @@ def main() -> None:
             number = b"-1e400" if MODE == "huge-number" else b"9" * 5000
             out(json.dumps(reply)[:-1].encode() + b', "x": ' + number + b"}\n")
             continue
+        if MODE == "many-fields" and seq_fixture == ARG:  # 40,000 fields the answer does not have
+            reply.update(dict.fromkeys((f"f{i}" for i in range(40_000)), 0))
         if MODE == "control-message" and seq_fixture == ARG:  # a screen clear and a fake verdict
             sys.stderr.write("\x00\x1b[31mred\x1b[0m\n")
             sys.stderr.flush()

@@ -108,6 +108,8 @@ CASES = [
     Case("huge-message", "*", broken=_each("error", "bytes cut"), timeout="10"),
     Case("huge-name", exit=0, name_has="bytes cut)", timeout="10"),
     Case("flood-stderr", exit=0, timeout="10"),
+    # Sizes refused where they arrive, each with the bound it breaks.
+    Case("many-fields", LAYOUT, broken={LAYOUT: ("crash", "40,003 fields (at most 100)")}, timeout="10"),
     # Processes that hang, die, or leave helpers behind.
     Case("hang-fixture", LAYOUT, broken={LAYOUT: ("timeout", "no answer within 1 s")}),
     Case("close-stdout", LAYOUT, broken={LAYOUT: ("crash", "closed its output")}),
@@ -126,6 +128,9 @@ CASES = [
     Case("nan-hello", exit=3),
     Case("huge-number-hello", exit=3, terminal_has="beyond a 64-bit float"),
     Case("other-protocol", exit=3),
+    Case("many-targets", exit=3, terminal_has="targets: 1,200,000 entries (at most 1,000)", timeout="10"),
+    Case("many-hello-keys", exit=3, terminal_has="300,007 fields (at most 100)", timeout="10"),
+    Case("long-protocol", exit=3, terminal_has="protocol: 5,002 characters (at most 16)"),
     Case("hang-handshake", exit=3),
     Case("surrogate-hello", exit=0, name_has="fake \ufffd engine [lone surrogates replaced by U+FFFD]"),
 ]

@@ -182,3 +182,27 @@ def test_the_plugin_imports_nothing_of_horserace_but_itself_until_asked():
         "horserace.conformance",
         "horserace.conformance.pytest_plugin",
     ]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1"])
+def test_the_timeout_is_checked_as_conforms_is(pytester, value):
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--horserace-impl",
+        f"{sys.executable} -m horserace serve",
+        "--horserace-timeout",
+        value,
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--horserace-timeout: {value!r}: give seconds above 0 and at most 3600*"])
+
+
+def test_the_implementations_text_reaches_the_terminal_visible_not_obeyed(pytester):
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--horserace-impl", f"{sys.executable} {FAKE} control-message 7SWR67", "-k", "7SWR67"
+    )
+    assert result.ret == 1
+    out = result.stdout.str()
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b[2J\\x0dCONFORMANT\\x07" in out
