@@ -6,12 +6,17 @@ and a bad address, a missing extra, Ctrl-C are told clearly."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -169,6 +174,56 @@ def test_mutants_on_the_cluster_get_the_verdicts_of_one_process(client, corpus):
     assert [v.killers for v in verdicts] == [judge_in_process(m, fixtures).killers for m in chosen]
     (through,), _ = mutants_on(client, "test", chosen[:1], fixtures, timeout=WAIT)
     assert through.killers == judge_through_protocol(chosen[0], fixtures).killers and through.killed
+
+
+@contextlib.contextmanager
+def _fake_scheduler(first: bytes | None) -> Iterator[str]:
+    """A listener on 127.0.0.1 that accepts and sends ``first`` (``None``: never speaks;
+    empty: closes at once), then holds the connection; its address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                peer, _ = server.accept()
+                held.append(peer)
+                if first == b"":
+                    peer.close()
+                elif first is not None:
+                    peer.sendall(first)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for peer in held:
+            peer.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        (None, "did not speak within 1 s"),
+        (b"\xff" * 8 + b"garbage", "announces 18,446,744,073,709,551,615 bytes"),
+        (struct.pack("<Q", 3 << 30) + b"x", "announces 3,221,225,472 bytes"),
+        (b"", "closed the connection"),
+    ],
+    ids=["silent", "garbage", "huge-length", "closes"],
+)
+def test_a_peer_that_is_not_a_scheduler_is_refused_within_the_timeout(first, said, capsys):
+    """A listener that never speaks, or sends what no scheduler sends: a usage error
+    within the timeout, the peer never read beyond its first 8 bytes' claim."""
+    with _fake_scheduler(first) as address:
+        began = time.monotonic()
+        with pytest.raises(UsageError, match=said), connected(address, timeout=1):
+            pass
+        assert time.monotonic() - began < WAIT
+        if first is not None:  # the command's own timeout, 10 s, for the silent one: the above shows it
+            assert main(["fuzz", "--cluster", address, "--budget", "1"]) == ExitCode.USAGE
+            err = capsys.readouterr().err
+            assert "no scheduler answers" in err and "Traceback" not in err
 
 
 def test_fuzz_on_a_scheduler_address_says_where_it_ran(client, tmp_path, capsys):
