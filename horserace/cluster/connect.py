@@ -9,6 +9,7 @@ tcp://HOST:8786``) that run the same horserace as this one.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import re
@@ -18,6 +19,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import distributed.client
+import distributed.deploy.spec
+import distributed.gc
 from distributed import Client, LocalCluster
 
 from horserace._version import __version__
@@ -129,6 +133,31 @@ def local_cluster(workers: int) -> LocalCluster:
     )
 
 
+def _close(client: Client | None, local: LocalCluster | None, timeout: float) -> None:
+    """The client closed, then the local cluster, each within ``timeout``; then Dask's
+    hooks of interpreter exit and its collector diagnostics removed, and a client that
+    could not close made inert, so that nothing of Dask's speaks after the command
+    (before: a traceback from ``Client.__del__`` or from the exit hooks, on a cluster
+    whose workers had all died)."""
+    closed = True
+    if client is not None:
+        try:
+            client.close(timeout=timeout)
+        except Exception:
+            closed = False
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=timeout)
+    atexit.unregister(distributed.client._close_global_client)
+    atexit.unregister(distributed.deploy.spec.close_clusters)
+    with contextlib.suppress(Exception):
+        distributed.gc.disable_gc_diagnosis(force=True)
+    if client is not None and not closed:
+        # Client.__del__ closes a client whose loop it still has: this one could not be.
+        with contextlib.suppress(Exception):
+            client._Client__loop = None  # type: ignore[attr-defined]
+
+
 @contextlib.contextmanager
 def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client]:
     """A client on the cluster ``text`` names, closed (and a local cluster stopped) when
@@ -161,7 +190,7 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
                     client = Client(cluster.address, timeout=timeout)
                 except Exception as exc:
                     wrong = str(exc) or type(exc).__name__
-            if wrong is not None:
+            if wrong is not None or client is None:
                 raise UsageError(
                     f"--cluster {text}: no scheduler answers at {cluster.address} ({wrong}); start one with "
                     "'dask scheduler' and give the address it prints"
@@ -181,11 +210,6 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
             )
         yield client
     finally:
-        with contextlib.suppress(Exception):
-            if client is not None:
-                client.close(timeout=timeout)
-        with contextlib.suppress(Exception):
-            if local is not None:
-                local.close(timeout=timeout)
+        _close(client, local, timeout)
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)

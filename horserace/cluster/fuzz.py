@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, overload
 
 from distributed import Client, Event
 
@@ -54,6 +55,29 @@ def shard_seeds(budget: int, workers: int, size: int | None = None) -> int:
 def shards_of(seed: int, budget: int, size: int) -> list[tuple[int, int]]:
     """``(first, count)`` of each shard: seeds ``seed .. seed+budget-1``, in order."""
     return [(first, min(size, seed + budget - first)) for first in range(seed, seed + budget, size)]
+
+
+class _ShardTasks(Sequence[tuple[Any, ...]]):
+    """The arguments of each shard's task, made as the task is sent (the shards of a
+    budget of 10^9 seeds are 2.5 million: never held at once)."""
+
+    def __init__(self, seed: int, budget: int, size: int, rest: tuple[Any, ...], sent: list[str]) -> None:
+        self._seed, self._budget, self._size, self._rest, self._sent = seed, budget, size, rest, sent
+
+    def __len__(self) -> int:
+        return -(-self._budget // self._size)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[Any, ...]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        first = self._seed + (i % len(self)) * self._size
+        return (self._sent, first, min(self._size, self._seed + self._budget - first), *self._rest)
 
 
 def portable(argv: Sequence[str]) -> list[str]:
@@ -108,7 +132,6 @@ def fuzz_on(
     plan = plan or Plan()
     workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
     size = shard_seeds(budget, workers, shard_size)
-    shards = shards_of(seed, budget, size)
     stop = Event(f"horserace-fuzz-stop-{uuid.uuid4().hex[:12]}", client=client)
     sent = portable(argv)
 
@@ -124,7 +147,7 @@ def fuzz_on(
             client,
             cluster,
             fuzz_shard,
-            [(sent, first, count, plan, stop.name, keep_going, shrink_all) for first, count in shards],
+            _ShardTasks(seed, budget, size, (plan, stop.name, keep_going, shrink_all), sent),
             name="fuzz",
             units=lambda shard: shard.tried.hands,
             unit="hands",

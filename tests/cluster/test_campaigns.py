@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import psutil
 import pytest
 
 from horserace.cli import main
@@ -26,6 +27,7 @@ from horserace.cluster.connect import connected, local_cluster, parse
 from horserace.cluster.fuzz import fuzz_on, portable, shard_seeds, shards_of
 from horserace.cluster.mutants import mutants_on
 from horserace.cluster.perft import count_on
+from horserace.cluster.tasks import _window
 from horserace.conformance.server import reference_argv
 from horserace.corpus import positions
 from horserace.corpus.loader import load_paths
@@ -323,3 +325,75 @@ def test_bench_on_a_cluster_gives_its_figures(client, capsys):
     assert figures["hands_per_second_per_worker"] * 2 == pytest.approx(figures["hands_per_second"], abs=2)
     assert 0 < figures["task_round_trip_ms"]["min"] <= figures["task_round_trip_ms"]["median"]
     assert figures["task_in_batch_ms"] > 0 and figures["shard_fixed_seconds"] > 0
+
+
+def test_tasks_are_sent_as_the_cluster_frees_not_all_at_once(client, monkeypatch):
+    """30 shards on 2 workers: never more than the window of tasks sent and not finished
+    (before, all 30 were submitted up front: 2.5 million for a budget of 10^9)."""
+    sent = [0]
+    in_flight: list[int] = []
+    submit = client.submit
+
+    def counted(*args, **kwargs):
+        sent[0] += 1
+        return submit(*args, **kwargs)
+
+    def finished(_: int) -> None:
+        in_flight.append(sent[0] - len(in_flight))  # this one included
+
+    monkeypatch.setattr(client, "submit", counted)
+    result, ran = fuzz_on(
+        client,
+        "test",
+        reference_argv(),
+        0,
+        30,
+        plan=Plan(kinds=("settlement",)),
+        shard_size=1,
+        progress=finished,
+        timeout=WAIT,
+    )
+    assert ran.tasks == sent[0] == len(in_flight) == 30 and _covered(result.ranges) == list(range(30))
+    assert max(in_flight) <= _window(2) < 30
+
+
+#: The most resident memory the client of a campaign of any budget may use.
+CLIENT_BYTES = 256 << 20
+
+
+@pytest.mark.slow
+def test_a_huge_cluster_campaign_holds_little_memory_and_sigterm_is_exit_143(tmp_path):
+    """``fuzz --cluster local:1 --budget 10^9`` (2.5 million shards): the client's
+    memory stays under 256 MiB until its first shard runs, and SIGTERM then is exit 143,
+    nothing of Dask's shutdown on stderr, no process left.  Before, every shard was
+    submitted up front: 852 MiB after 25 s, 7 GB later, and no shard ran meanwhile."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "horserace", "fuzz", "--cluster", "local:1", "--budget", "1000000000"]
+        + ["--kind", "settlement", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peak = 0
+    try:
+        client = psutil.Process(proc.pid)
+        deadline = time.monotonic() + WAIT
+        children: list[psutil.Process] = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                peak = max(peak, client.memory_info().rss)
+                children = client.children(recursive=True)
+                if any("serve" in c.cmdline() for c in children):  # a shard runs its implementation
+                    break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert 0 < peak < CLIENT_BYTES
+    assert proc.returncode == ExitCode.TERMINATED, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    _, alive = psutil.wait_procs(children, timeout=WAIT)  # the local cluster's processes end with it
+    assert children and not alive
