@@ -28,6 +28,7 @@ from typing import Any, overload
 
 from distributed import Client, Event
 
+from horserace._signals import deferred_signals
 from horserace.cluster.tasks import Done, Ran, run_tasks
 from horserace.quality.fuzz import FuzzResult, Plan, Shard, fuzz_range, merge_shards
 
@@ -135,43 +136,59 @@ def fuzz_on(
     stop = Event(f"horserace-fuzz-stop-{uuid.uuid4().hex[:12]}", client=client)
     sent = portable(argv)
 
+    finished: dict[int, Shard] = {}
+
     def done(task: Done[Shard]) -> None:
+        finished[task.index] = task.result
         if task.result.finding is not None and not keep_going:
             stop.set()
         if progress is not None and task.result.seeds:
             progress(task.result.seeds)
 
     began = time.perf_counter()
+    stopped_by: BaseException | None = None
+    tasks = _ShardTasks(seed, budget, size, (plan, stop.name, keep_going, shrink_all), sent)
+    ran = Ran(cluster, workers, len(tasks), unit="hands")  # what ran, if the campaign is stopped
     try:
         results, ran = run_tasks(
             client,
             cluster,
             fuzz_shard,
-            _ShardTasks(seed, budget, size, (plan, stop.name, keep_going, shrink_all), sent),
+            tasks,
             name="fuzz",
             units=lambda shard: shard.tried.hands,
             unit="hands",
             done=done,
             timeout=timeout,
         )
+    except Exception:
+        raise
+    except BaseException as exc:  # Ctrl-C, or the command line's SIGTERM and SIGHUP: the shards that finished
+        stopped_by = exc
+        results = [finished[i] for i in sorted(finished)]
     finally:
-        try:
-            stop.clear()  # the scheduler forgets an event once it is cleared
-        except Exception:  # a scheduler already gone forgets it anyway
-            pass
+        with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
+            try:
+                stop.clear()  # the scheduler forgets an event once it is cleared
+            except Exception:  # a scheduler already gone forgets it anyway
+                pass
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a
     # worker's share each).
     shrinking = sum(s.shrink_seconds for s in results) / max(1, ran.workers)
-    result = merge_shards(
-        results,
-        (seed, seed + budget - 1),
-        plan,
-        elapsed,
-        max(elapsed - shrinking, 1e-9),
-        argv=argv,
-        out_dir=out_dir,
-        keep_going=keep_going,
-        shrink_all=shrink_all,
-    )
+    with deferred_signals(reraise=False):  # the summary of what ran, whole
+        result = merge_shards(
+            results,
+            (seed, seed + budget - 1),
+            plan,
+            elapsed,
+            max(elapsed - shrinking, 1e-9),
+            argv=argv,
+            out_dir=out_dir,
+            keep_going=keep_going,
+            shrink_all=shrink_all,
+        )
+    result.stopped_by = stopped_by
+    if stopped_by is not None:
+        ran.seconds = elapsed
     return result, ran
