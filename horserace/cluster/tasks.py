@@ -11,7 +11,11 @@ goes away), the tasks not finished are cancelled before the client is closed.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import os
+import signal
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -19,11 +23,13 @@ from concurrent.futures import CancelledError  # what a future lost with its sch
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
+import psutil  # type: ignore[import-untyped]  # distributed depends on it
 from distributed import Client, Future, get_worker, wait
 from distributed.client import FutureCancelledError, FuturesCancelledError
 from distributed.scheduler import KilledWorker
 
 from horserace._signals import deferred_signals
+from horserace.conformance._descendants import MARK
 from horserace.errors import EnvironmentFailure
 
 __all__ = ["Done", "Ran", "WorkerShare", "run_tasks"]
@@ -32,6 +38,8 @@ R = TypeVar("R")
 
 #: What a future lost with its scheduler raises, by the versions of distributed.
 _CANCELLED = (CancelledError, FutureCancelledError, FuturesCancelledError)
+#: Seconds a worker may take to end the implementations of its cancelled tasks.
+_END_SECONDS = 5.0
 #: Tasks in flight per worker, at most (:func:`_window`).
 WINDOW_PER_WORKER = 4
 #: Seconds the client waits for a result before it looks at a held signal again.
@@ -105,6 +113,39 @@ class Done(Generic[R]):
 
     index: int
     result: R
+
+
+def _kill_implementations() -> int:
+    """SIGKILL every implementation this worker's tasks started (marked with a token of
+    this process, :data:`horserace.conformance._descendants.MARK`) and its descendants;
+    the number killed."""
+    me = os.getpid()
+    prefix = f"{me}-"
+    doomed: set[int] = set()
+    for proc in psutil.Process(me).children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if proc.environ().get(MARK, "").startswith(prefix):
+                doomed.add(proc.pid)
+                doomed.update(c.pid for c in proc.children(recursive=True))
+    for pid in doomed:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return len(doomed)
+
+
+async def _end_implementations(dask_worker: Any) -> int:
+    """Run on a worker, beside its tasks, once the campaign's tasks are cancelled: end
+    the implementations its tasks started until none of its tasks runs (each ends on its
+    dead implementation), for :data:`_END_SECONDS` at most, so that a task cancelled
+    while it waits for a hello, or a worker closed with the cluster, leaves no process
+    behind.  The number killed."""
+    deadline = time.monotonic() + _END_SECONDS
+    killed = 0
+    while True:
+        killed += _kill_implementations()
+        if not dask_worker.state.executing or time.monotonic() > deadline:
+            return killed
+        await asyncio.sleep(0.05)  # the worker's loop, free meanwhile, hears its tasks end
 
 
 def _timed(fn: Callable[..., R], *args: Any) -> tuple[R, str, float]:
@@ -208,4 +249,7 @@ def run_tasks(
                 client.cancel([*flying, *ready], force=True)
             except Exception:  # a scheduler already gone: its futures went with it
                 pass
+        if flying:  # a task cancelled while it runs goes on in its worker: its implementation is ended
+            with contextlib.suppress(Exception):
+                client.run(_end_implementations, wait=True, on_error="return")
     return cast("list[R]", results), ran  # every task finished: none is left None

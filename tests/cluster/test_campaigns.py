@@ -393,9 +393,33 @@ def test_a_huge_cluster_campaign_holds_little_memory_and_sigterm_is_exit_143(tmp
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert 0 < peak < CLIENT_BYTES
-    assert "INTERRUPTED by SIGTERM" in out and "to fuzz the rest, run again with --seed 0" in out  # what ran
+    assert 0 < peak < CLIENT_BYTES, peak
+    assert "INTERRUPTED by SIGTERM" in out and "to fuzz the rest, run again with --seed 0" in out, (out, err)
     assert proc.returncode == ExitCode.TERMINATED, err
     assert "Traceback" not in err and "Exception ignored" not in err, err
     _, alive = psutil.wait_procs(children, timeout=WAIT)  # the local cluster's processes end with it
     assert children and not alive
+
+
+@pytest.mark.slow
+def test_an_implementation_that_never_says_hello_leaves_no_process_on_the_workers(tmp_path):
+    """``fuzz --cluster local:1`` of an implementation that waits forever before its
+    hello: unusable after the hello's timeout (exit 3), and the implementation of the
+    shard the worker had started meanwhile, cancelled, is ended before the cluster
+    stops (before, it was left running when the command exited)."""
+    sentinel = f"horserace-no-hello-{os.getpid()}"
+    impl = f"{sys.executable} -c 'import time; time.sleep(600)' {sentinel}"
+    done = subprocess.run(
+        [sys.executable, "-m", "horserace", "fuzz", "--impl", impl, "--cluster", "local:1", "--budget", "5"]
+        + ["--kind", "settlement", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    left = [p for p in psutil.process_iter(["cmdline"]) if sentinel in (p.info["cmdline"] or [])]
+    _, alive = psutil.wait_procs(left, timeout=WAIT)
+    for proc in alive:
+        proc.kill()
+    assert done.returncode == ExitCode.IMPLEMENTATION_UNUSABLE, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert not alive
