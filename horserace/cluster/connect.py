@@ -9,12 +9,19 @@ tcp://HOST:8786``) that run the same horserace as this one.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import re
+import socket
+import struct
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import distributed.client
+import distributed.deploy.spec
+import distributed.gc
 from distributed import Client, LocalCluster
 
 from horserace._version import __version__
@@ -61,6 +68,51 @@ def parse(text: str) -> Cluster:
     return Cluster(text, address=text if address["scheme"] else f"tcp://{text}")
 
 
+#: The most bytes a scheduler's first message (its handshake, some hundred bytes) may
+#: announce: beyond it the peer is not a scheduler.
+MAX_HANDSHAKE_BYTES = 1 << 20
+
+
+def _probe(address: str, timeout: float) -> str | None:
+    """What is wrong with the peer at ``tcp://HOST:PORT``, or ``None`` if it speaks as a
+    Dask scheduler does on connection (its handshake first: a length of 8 bytes, then that
+    many), all within ``timeout`` seconds.  Only the length is read, then the bytes it
+    announces: a peer that never speaks, or announces more than
+    :data:`MAX_HANDSHAKE_BYTES`, is refused before Dask's client reads from it."""
+    scheme, _, rest = address.partition("://")
+    if scheme != "tcp":  # tls: Dask's own client, with its timeout
+        return None
+    host, _, port = rest.rpartition(":")
+    deadline = time.monotonic() + timeout
+
+    def left() -> float:
+        return max(0.001, deadline - time.monotonic())
+
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=left()) as sock:
+            got = b""
+            while len(got) < 8:
+                sock.settimeout(left())
+                chunk = sock.recv(8 - len(got))
+                if not chunk:
+                    return "it closed the connection without a word"
+                got += chunk
+            (size,) = struct.unpack("<Q", got)
+            if not 0 < size <= MAX_HANDSHAKE_BYTES:
+                return f"its first message announces {size:,} bytes, not a scheduler's handshake"
+            while size > 0:
+                sock.settimeout(left())
+                chunk = sock.recv(min(size, 65536))
+                if not chunk:
+                    return "it closed the connection within its first message"
+                size -= len(chunk)
+    except TimeoutError:
+        return f"it did not speak within {timeout:g} s"
+    except OSError as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
 def _worker_version() -> str:
     """This horserace's version, as a worker reports it."""
     return __version__
@@ -79,6 +131,31 @@ def local_cluster(workers: int) -> LocalCluster:
         scheduler_kwargs={"dashboard": False},
         silence_logs=_QUIET,
     )
+
+
+def _close(client: Client | None, local: LocalCluster | None, timeout: float) -> None:
+    """The client closed, then the local cluster, each within ``timeout``; then Dask's
+    hooks of interpreter exit and its collector diagnostics removed, and a client that
+    could not close made inert, so that nothing of Dask's speaks after the command
+    (before: a traceback from ``Client.__del__`` or from the exit hooks, on a cluster
+    whose workers had all died)."""
+    closed = True
+    if client is not None:
+        try:
+            client.close(timeout=timeout)
+        except Exception:
+            closed = False
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=timeout)
+    atexit.unregister(distributed.client._close_global_client)
+    atexit.unregister(distributed.deploy.spec.close_clusters)
+    with contextlib.suppress(Exception):
+        distributed.gc.disable_gc_diagnosis(force=True)
+    if client is not None and not closed:
+        # Client.__del__ closes a client whose loop it still has: this one could not be.
+        with contextlib.suppress(Exception):
+            client._Client__loop = None  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager
@@ -106,11 +183,16 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
                 raise EnvironmentFailure(f"--cluster {text}: could not start the local workers: {exc}") from None
             client = Client(local, timeout=timeout)
         else:
-            try:
-                client = Client(cluster.address, timeout=timeout)
-            except OSError as exc:
+            assert cluster.address is not None
+            wrong = _probe(cluster.address, timeout)
+            if wrong is None:
+                try:
+                    client = Client(cluster.address, timeout=timeout)
+                except Exception as exc:
+                    wrong = str(exc) or type(exc).__name__
+            if wrong is not None or client is None:
                 raise UsageError(
-                    f"--cluster {text}: no scheduler answers at {cluster.address} ({exc}); start one with "
+                    f"--cluster {text}: no scheduler answers at {cluster.address} ({wrong}); start one with "
                     "'dask scheduler' and give the address it prints"
                 ) from None
             try:
@@ -128,11 +210,6 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
             )
         yield client
     finally:
-        with contextlib.suppress(Exception):
-            if client is not None:
-                client.close(timeout=timeout)
-        with contextlib.suppress(Exception):
-            if local is not None:
-                local.close(timeout=timeout)
+        _close(client, local, timeout)
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)

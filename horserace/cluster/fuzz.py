@@ -24,9 +24,11 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, overload
 
 from distributed import Client, Event
 
+from horserace._signals import deferred_signals
 from horserace.cluster.tasks import Done, Ran, run_tasks
 from horserace.quality.fuzz import FuzzResult, Plan, Shard, fuzz_range, merge_shards
 
@@ -54,6 +56,29 @@ def shard_seeds(budget: int, workers: int, size: int | None = None) -> int:
 def shards_of(seed: int, budget: int, size: int) -> list[tuple[int, int]]:
     """``(first, count)`` of each shard: seeds ``seed .. seed+budget-1``, in order."""
     return [(first, min(size, seed + budget - first)) for first in range(seed, seed + budget, size)]
+
+
+class _ShardTasks(Sequence[tuple[Any, ...]]):
+    """The arguments of each shard's task, made as the task is sent (the shards of a
+    budget of 10^9 seeds are 2.5 million: never held at once)."""
+
+    def __init__(self, seed: int, budget: int, size: int, rest: tuple[Any, ...], sent: list[str]) -> None:
+        self._seed, self._budget, self._size, self._rest, self._sent = seed, budget, size, rest, sent
+
+    def __len__(self) -> int:
+        return -(-self._budget // self._size)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[Any, ...]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        first = self._seed + (i % len(self)) * self._size
+        return (self._sent, first, min(self._size, self._seed + self._budget - first), *self._rest)
 
 
 def portable(argv: Sequence[str]) -> list[str]:
@@ -108,47 +133,62 @@ def fuzz_on(
     plan = plan or Plan()
     workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
     size = shard_seeds(budget, workers, shard_size)
-    shards = shards_of(seed, budget, size)
     stop = Event(f"horserace-fuzz-stop-{uuid.uuid4().hex[:12]}", client=client)
     sent = portable(argv)
 
+    finished: dict[int, Shard] = {}
+
     def done(task: Done[Shard]) -> None:
+        finished[task.index] = task.result
         if task.result.finding is not None and not keep_going:
             stop.set()
         if progress is not None and task.result.seeds:
             progress(task.result.seeds)
 
     began = time.perf_counter()
+    stopped_by: BaseException | None = None
+    tasks = _ShardTasks(seed, budget, size, (plan, stop.name, keep_going, shrink_all), sent)
+    ran = Ran(cluster, workers, len(tasks), unit="hands")  # what ran, if the campaign is stopped
     try:
         results, ran = run_tasks(
             client,
             cluster,
             fuzz_shard,
-            [(sent, first, count, plan, stop.name, keep_going, shrink_all) for first, count in shards],
+            tasks,
             name="fuzz",
             units=lambda shard: shard.tried.hands,
             unit="hands",
             done=done,
             timeout=timeout,
         )
+    except Exception:
+        raise
+    except BaseException as exc:  # Ctrl-C, or the command line's SIGTERM and SIGHUP: the shards that finished
+        stopped_by = exc
+        results = [finished[i] for i in sorted(finished)]
     finally:
-        try:
-            stop.clear()  # the scheduler forgets an event once it is cleared
-        except Exception:  # a scheduler already gone forgets it anyway
-            pass
+        with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
+            try:
+                stop.clear()  # the scheduler forgets an event once it is cleared
+            except Exception:  # a scheduler already gone forgets it anyway
+                pass
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a
     # worker's share each).
     shrinking = sum(s.shrink_seconds for s in results) / max(1, ran.workers)
-    result = merge_shards(
-        results,
-        (seed, seed + budget - 1),
-        plan,
-        elapsed,
-        max(elapsed - shrinking, 1e-9),
-        argv=argv,
-        out_dir=out_dir,
-        keep_going=keep_going,
-        shrink_all=shrink_all,
-    )
+    with deferred_signals(reraise=False):  # the summary of what ran, whole
+        result = merge_shards(
+            results,
+            (seed, seed + budget - 1),
+            plan,
+            elapsed,
+            max(elapsed - shrinking, 1e-9),
+            argv=argv,
+            out_dir=out_dir,
+            keep_going=keep_going,
+            shrink_all=shrink_all,
+        )
+    result.stopped_by = stopped_by
+    if stopped_by is not None:
+        ran.seconds = elapsed
     return result, ran

@@ -11,25 +11,39 @@ goes away), the tasks not finished are cancelled before the client is closed.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import os
+import signal
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError  # what a future lost with its scheduler raises
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
-from distributed import Client, Future, as_completed, get_worker
+import psutil  # type: ignore[import-untyped]  # distributed depends on it
+from distributed import Client, Future, get_worker, wait
+from distributed.client import FutureCancelledError, FuturesCancelledError
 from distributed.scheduler import KilledWorker
 
+from horserace._signals import deferred_signals
+from horserace.conformance._descendants import MARK
 from horserace.errors import EnvironmentFailure
 
 __all__ = ["Done", "Ran", "WorkerShare", "run_tasks"]
 
 R = TypeVar("R")
 
-#: Seconds to wait for the scheduler when cancelling what is left.
-_CANCEL_SECONDS = 5.0
+#: What a future lost with its scheduler raises, by the versions of distributed.
+_CANCELLED = (CancelledError, FutureCancelledError, FuturesCancelledError)
+#: Seconds a worker may take to end the implementations of its cancelled tasks.
+_END_SECONDS = 5.0
+#: Tasks in flight per worker, at most (:func:`_window`).
+WINDOW_PER_WORKER = 4
+#: Seconds the client waits for a result before it looks at a held signal again.
+_POLL_SECONDS = 0.25
 
 
 @dataclass
@@ -101,6 +115,39 @@ class Done(Generic[R]):
     result: R
 
 
+def _kill_implementations() -> int:
+    """SIGKILL every implementation this worker's tasks started (marked with a token of
+    this process, :data:`horserace.conformance._descendants.MARK`) and its descendants;
+    the number killed."""
+    me = os.getpid()
+    prefix = f"{me}-"
+    doomed: set[int] = set()
+    for proc in psutil.Process(me).children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if proc.environ().get(MARK, "").startswith(prefix):
+                doomed.add(proc.pid)
+                doomed.update(c.pid for c in proc.children(recursive=True))
+    for pid in doomed:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return len(doomed)
+
+
+async def _end_implementations(dask_worker: Any) -> int:
+    """Run on a worker, beside its tasks, once the campaign's tasks are cancelled: end
+    the implementations its tasks started until none of its tasks runs (each ends on its
+    dead implementation), for :data:`_END_SECONDS` at most, so that a task cancelled
+    while it waits for a hello, or a worker closed with the cluster, leaves no process
+    behind.  The number killed."""
+    deadline = time.monotonic() + _END_SECONDS
+    killed = 0
+    while True:
+        killed += _kill_implementations()
+        if not dask_worker.state.executing or time.monotonic() > deadline:
+            return killed
+        await asyncio.sleep(0.05)  # the worker's loop, free meanwhile, hears its tasks end
+
+
 def _timed(fn: Callable[..., R], *args: Any) -> tuple[R, str, float]:
     """Run on a worker: ``fn(*args)``, the worker's name and the seconds it took."""
     began = time.perf_counter()
@@ -108,11 +155,10 @@ def _timed(fn: Callable[..., R], *args: Any) -> tuple[R, str, float]:
     return result, str(get_worker().name), time.perf_counter() - began
 
 
-def _completed(futures: list[Future], timeout: float | None, cluster: str) -> Iterator[Future]:
-    try:
-        yield from as_completed(futures, timeout=timeout)
-    except TimeoutError:
-        raise EnvironmentFailure(f"--cluster {cluster}: the campaign did not finish within {timeout:g} s") from None
+def _window(workers: int) -> int:
+    """Tasks in flight at once: enough that no worker waits for its next, few enough that
+    the client holds a few dozen futures whatever the campaign's size."""
+    return max(8, WINDOW_PER_WORKER * max(1, workers))
 
 
 def run_tasks(
@@ -132,47 +178,78 @@ def run_tasks(
     stops early).  A task whose worker died too often is an
     :class:`~horserace.errors.EnvironmentFailure`, as is a scheduler that goes away; an
     error raised by ``fn`` on a worker is raised here.  ``timeout``: seconds the whole
-    campaign may take (an :class:`~horserace.errors.EnvironmentFailure` after them)."""
+    campaign may take (an :class:`~horserace.errors.EnvironmentFailure` after them).
+
+    The tasks are sent as the cluster frees: at most :func:`_window` of them are on the
+    cluster at once, the next item read (``items`` may be a lazy sequence) as one
+    finishes, so the client's memory does not grow with the campaign.  SIGINT, SIGTERM
+    and SIGHUP are held while the client waits (Dask's threads and callbacks never see
+    them) and acted on within :data:`_POLL_SECONDS`: the tasks left are cancelled and the
+    signal goes on to the handler in place (Ctrl-C, the command line's ``Stopped``)."""
     ran = Ran(cluster, len(client.scheduler_info(n_workers=-1).get("workers", {})), len(items), unit=unit)
     campaign = f"horserace-{name}-{uuid.uuid4().hex[:12]}"
     task = functools.partial(_timed, fn)
-    began = time.perf_counter()
-    futures: list[Future] = [
-        client.submit(task, *item, key=f"{campaign}-{i}", pure=False) for i, item in enumerate(items)
-    ]
-    index = {f.key: i for i, f in enumerate(futures)}
+    window = _window(ran.workers)
+    deadline = None if timeout is None else time.monotonic() + timeout
     results: list[R | None] = [None] * len(items)
-    finished = [False] * len(items)
+    finished = bytearray(len(items))
+    flying: dict[Future, int] = {}
+    ready: set[Future] = set()  # the results being read: forgotten too if the campaign stops among them
+    sent = 0
+    began = time.perf_counter()
     try:
-        for future in _completed(futures, timeout, cluster):
-            i = index[future.key]
-            try:
-                result, worker, seconds = future.result()
-            except KilledWorker as exc:
-                raise EnvironmentFailure(
-                    f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while running it "
-                    f"({exc}); nothing of it is counted"
-                ) from None
-            except CancelledError as exc:  # the scheduler cancels nothing of ours: it went away
-                raise EnvironmentFailure(
-                    f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
-                ) from None
-            if finished[i]:
-                continue
-            finished[i] = True
-            results[i] = result
-            share = ran.shares.setdefault(worker, WorkerShare())
-            share.tasks += 1
-            share.seconds += seconds
-            share.units += units(result)
-            if done is not None:
-                done(Done(i, result))
+        with deferred_signals() as held:
+            while (sent < len(items) or flying) and held.signum is None:
+                while sent < len(items) and len(flying) < window:
+                    future = client.submit(task, *items[sent], key=f"{campaign}-{sent}", pure=False)
+                    flying[future] = sent
+                    sent += 1
+                slice_ = _POLL_SECONDS
+                if deadline is not None:
+                    slice_ = min(slice_, deadline - time.monotonic())
+                    if slice_ <= 0:
+                        raise EnvironmentFailure(
+                            f"--cluster {cluster}: the campaign did not finish within {timeout:g} s"
+                        )
+                try:
+                    ready = wait(list(flying), timeout=slice_, return_when="FIRST_COMPLETED").done
+                except TimeoutError:
+                    continue
+                except _CANCELLED as exc:  # the scheduler cancels nothing of ours: it went away
+                    raise EnvironmentFailure(
+                        f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
+                    ) from None
+                for future in sorted(ready, key=flying.__getitem__):
+                    i = flying.pop(future)
+                    try:
+                        result, worker, seconds = future.result()
+                    except KilledWorker as exc:
+                        raise EnvironmentFailure(
+                            f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while "
+                            f"running it ({exc}); nothing of it is counted"
+                        ) from None
+                    except _CANCELLED as exc:  # the scheduler cancels nothing of ours: it went away
+                        raise EnvironmentFailure(
+                            f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
+                        ) from None
+                    if finished[i]:
+                        continue
+                    finished[i] = 1
+                    results[i] = result
+                    share = ran.shares.setdefault(worker, WorkerShare())
+                    share.tasks += 1
+                    share.seconds += seconds
+                    share.units += units(result)
+                    if done is not None:
+                        done(Done(i, result))
     finally:
         ran.seconds = time.perf_counter() - began
-        left = [f for f, ok in zip(futures, finished) if not ok]
-        if left:
+        if flying or ready:
             try:
-                client.cancel(left, force=True)
+                client.cancel([*flying, *ready], force=True)
             except Exception:  # a scheduler already gone: its futures went with it
                 pass
+        if flying:  # a task cancelled while it runs goes on in its worker: its implementation is ended
+            with contextlib.suppress(Exception):
+                client.run(_end_implementations, wait=True, on_error="return")
     return cast("list[R]", results), ran  # every task finished: none is left None

@@ -6,13 +6,19 @@ and a bad address, a missing extra, Ctrl-C are told clearly."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 
+import psutil
 import pytest
 
 from horserace.cli import main
@@ -21,6 +27,7 @@ from horserace.cluster.connect import connected, local_cluster, parse
 from horserace.cluster.fuzz import fuzz_on, portable, shard_seeds, shards_of
 from horserace.cluster.mutants import mutants_on
 from horserace.cluster.perft import count_on
+from horserace.cluster.tasks import _window
 from horserace.conformance.server import reference_argv
 from horserace.corpus import positions
 from horserace.corpus.loader import load_paths
@@ -171,6 +178,56 @@ def test_mutants_on_the_cluster_get_the_verdicts_of_one_process(client, corpus):
     assert through.killers == judge_through_protocol(chosen[0], fixtures).killers and through.killed
 
 
+@contextlib.contextmanager
+def _fake_scheduler(first: bytes | None) -> Iterator[str]:
+    """A listener on 127.0.0.1 that accepts and sends ``first`` (``None``: never speaks;
+    empty: closes at once), then holds the connection; its address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                peer, _ = server.accept()
+                held.append(peer)
+                if first == b"":
+                    peer.close()
+                elif first is not None:
+                    peer.sendall(first)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for peer in held:
+            peer.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        (None, "did not speak within 1 s"),
+        (b"\xff" * 8 + b"garbage", "announces 18,446,744,073,709,551,615 bytes"),
+        (struct.pack("<Q", 3 << 30) + b"x", "announces 3,221,225,472 bytes"),
+        (b"", "closed the connection"),
+    ],
+    ids=["silent", "garbage", "huge-length", "closes"],
+)
+def test_a_peer_that_is_not_a_scheduler_is_refused_within_the_timeout(first, said, capsys):
+    """A listener that never speaks, or sends what no scheduler sends: a usage error
+    within the timeout, the peer never read beyond its first 8 bytes' claim."""
+    with _fake_scheduler(first) as address:
+        began = time.monotonic()
+        with pytest.raises(UsageError, match=said), connected(address, timeout=1):
+            pass
+        assert time.monotonic() - began < WAIT
+        if first is not None:  # the command's own timeout, 10 s, for the silent one: the above shows it
+            assert main(["fuzz", "--cluster", address, "--budget", "1"]) == ExitCode.USAGE
+            err = capsys.readouterr().err
+            assert "no scheduler answers" in err and "Traceback" not in err
+
+
 def test_fuzz_on_a_scheduler_address_says_where_it_ran(client, tmp_path, capsys):
     address = client.scheduler.address
     code = main(
@@ -202,10 +259,11 @@ def test_ctrl_c_cancels_the_tasks_left(client):
     def interrupt(_: int) -> None:
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        fuzz_on(
-            client, "test", reference_argv(), 0, 200, plan=HAND_PLAN, shard_size=5, progress=interrupt, timeout=WAIT
-        )
+    result, _ = fuzz_on(
+        client, "test", reference_argv(), 0, 200, plan=HAND_PLAN, shard_size=5, progress=interrupt, timeout=WAIT
+    )
+    assert isinstance(result.stopped_by, KeyboardInterrupt)
+    assert result.ranges and _covered(result.ranges) == sorted(set(_covered(result.ranges)))  # what finished, once
     deadline = time.monotonic() + WAIT
     while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -268,3 +326,100 @@ def test_bench_on_a_cluster_gives_its_figures(client, capsys):
     assert figures["hands_per_second_per_worker"] * 2 == pytest.approx(figures["hands_per_second"], abs=2)
     assert 0 < figures["task_round_trip_ms"]["min"] <= figures["task_round_trip_ms"]["median"]
     assert figures["task_in_batch_ms"] > 0 and figures["shard_fixed_seconds"] > 0
+
+
+def test_tasks_are_sent_as_the_cluster_frees_not_all_at_once(client, monkeypatch):
+    """30 shards on 2 workers: never more than the window of tasks sent and not finished
+    (before, all 30 were submitted up front: 2.5 million for a budget of 10^9)."""
+    sent = [0]
+    in_flight: list[int] = []
+    submit = client.submit
+
+    def counted(*args, **kwargs):
+        sent[0] += 1
+        return submit(*args, **kwargs)
+
+    def finished(_: int) -> None:
+        in_flight.append(sent[0] - len(in_flight))  # this one included
+
+    monkeypatch.setattr(client, "submit", counted)
+    result, ran = fuzz_on(
+        client,
+        "test",
+        reference_argv(),
+        0,
+        30,
+        plan=Plan(kinds=("settlement",)),
+        shard_size=1,
+        progress=finished,
+        timeout=WAIT,
+    )
+    assert ran.tasks == sent[0] == len(in_flight) == 30 and _covered(result.ranges) == list(range(30))
+    assert max(in_flight) <= _window(2) < 30
+
+
+#: The most resident memory the client of a campaign of any budget may use.
+CLIENT_BYTES = 256 << 20
+
+
+@pytest.mark.slow
+def test_a_huge_cluster_campaign_holds_little_memory_and_sigterm_is_exit_143(tmp_path):
+    """``fuzz --cluster local:1 --budget 10^9`` (2.5 million shards): the client's
+    memory stays under 256 MiB until its first shard runs, and SIGTERM then is exit 143,
+    the summary of what ran on stdout, nothing of Dask's shutdown on stderr, no process left.  Before, every shard was
+    submitted up front: 852 MiB after 25 s, 7 GB later, and no shard ran meanwhile."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "horserace", "fuzz", "--cluster", "local:1", "--budget", "1000000000"]
+        + ["--kind", "settlement", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peak = 0
+    try:
+        client = psutil.Process(proc.pid)
+        deadline = time.monotonic() + WAIT
+        children: list[psutil.Process] = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                peak = max(peak, client.memory_info().rss)
+                children = client.children(recursive=True)
+                if any("serve" in c.cmdline() for c in children):  # a shard runs its implementation
+                    break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert 0 < peak < CLIENT_BYTES, peak
+    assert "INTERRUPTED by SIGTERM" in out and "to fuzz the rest, run again with --seed 0" in out, (out, err)
+    assert proc.returncode == ExitCode.TERMINATED, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    _, alive = psutil.wait_procs(children, timeout=WAIT)  # the local cluster's processes end with it
+    assert children and not alive
+
+
+@pytest.mark.slow
+def test_an_implementation_that_never_says_hello_leaves_no_process_on_the_workers(tmp_path):
+    """``fuzz --cluster local:1`` of an implementation that waits forever before its
+    hello: unusable after the hello's timeout (exit 3), and the implementation of the
+    shard the worker had started meanwhile, cancelled, is ended before the cluster
+    stops (before, it was left running when the command exited)."""
+    sentinel = f"horserace-no-hello-{os.getpid()}"
+    impl = f"{sys.executable} -c 'import time; time.sleep(600)' {sentinel}"
+    done = subprocess.run(
+        [sys.executable, "-m", "horserace", "fuzz", "--impl", impl, "--cluster", "local:1", "--budget", "5"]
+        + ["--kind", "settlement", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    left = [p for p in psutil.process_iter(["cmdline"]) if sentinel in (p.info["cmdline"] or [])]
+    _, alive = psutil.wait_procs(left, timeout=WAIT)
+    for proc in alive:
+        proc.kill()
+    assert done.returncode == ExitCode.IMPLEMENTATION_UNUSABLE, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert not alive

@@ -252,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
         write_out(json.dumps(result.to_dict() | {"cluster": ran.to_dict()}, indent=2))
     else:
         write_out(fuzz_text(result) + "\n" + ran.text())
+    if result.stopped_by is not None:
+        return _said_stopped(result.stopped_by, result.seeds_tried)
     return ExitCode.FAILURES if result.findings else ExitCode.OK
 
 
