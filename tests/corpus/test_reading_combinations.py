@@ -24,7 +24,9 @@ COMBINATIONS = [dict(zip(VARIANT_FIELDS, readings)) for readings in itertools.pr
 
 @pytest.fixture(scope="module")
 def fixtures():
-    return [fx for fx in load_paths([default_corpus(), perft_tables_dir()], check=False).fixtures if not fx.deprecated]
+    # the perft tables' folder is under the corpus's folder: each fixture once, by ID
+    loaded = load_paths([default_corpus(), perft_tables_dir()], check=False).fixtures
+    return list({fx.id: fx for fx in loaded if not fx.deprecated}.values())
 
 
 def test_there_are_64_combinations():
