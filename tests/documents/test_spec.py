@@ -78,7 +78,7 @@ def test_every_rule_has_its_group_statement_and_register_entries():
         assert rule.statement and "Sources:" not in rule.statement, rule.id
         assert set(rule.interpretations) <= set(entries), rule.id
     assert rules["HR-SEAT-3"].group == "Players and seating"
-    assert rules["HR-SEAT-3"].interpretations == ("HRI-12", "HRI-22")
+    assert rules["HR-SEAT-3"].interpretations == ("HRI-12", "HRI-22", "HRI-28")
     assert rules["HR-SEAT-3"].cited_sections("it") == ("Iniziare la mano di gioco",)
     assert rules["HR-COUNT-4"].cited_sections("id") == ()  # silent
 
@@ -95,3 +95,24 @@ def test_the_glossary_is_read_as_data():
     assert by_name["low / high (ports)"].names == ("low", "high")
     assert by_name["set (double-six)"].slug == "term-set-double-six"
     assert all(set(t.words) == set(DOCUMENTS) for t in terms)
+
+
+def _entry_rules(entry_text: str) -> tuple[str, ...] | None:
+    """The rules an entry's ``Where:`` paragraph lists after ``Rules:``, or None."""
+    found = re.search(r"Rules: ([^\n]+)$", entry_text, re.M)
+    return tuple(re.findall(r"HR-[A-Z]+-\d+", found.group(1))) if found else None
+
+
+def test_rules_and_register_entries_cite_each_other_both_ways():
+    """A rule's ``Interpretations:`` line names an entry exactly when that entry's
+    ``Rules:`` list names the rule, and every register entry is cited by some rule."""
+    rules, entries = load_rules(), load_interpretations()
+    missing_lists = sorted(e.id for e in entries.values() if _entry_rules(e.text) is None)
+    assert not missing_lists, f"register entries without a Rules: list: {missing_lists}"
+    cited = {(r.id, i) for r in rules.values() for i in r.interpretations}
+    listed = {(rule, e.id) for e in entries.values() for rule in _entry_rules(e.text) or ()}
+    assert {r for r, _ in listed} <= set(rules), sorted({r for r, _ in listed} - set(rules))
+    assert not sorted(cited - listed), f"rule cites an entry whose Rules: list lacks it: {sorted(cited - listed)}"
+    assert not sorted(listed - cited), f"entry lists a rule that does not cite it: {sorted(listed - cited)}"
+    uncited = sorted(set(entries) - {i for _, i in cited}, key=lambda e: int(e.split("-")[1]))
+    assert not uncited, f"register entries no rule cites: {uncited}"
