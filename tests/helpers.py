@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import time
 from typing import TYPE_CHECKING
 
 from horserace.engine.hand import Hand
@@ -179,3 +180,22 @@ NOT_SOURCES = shutil.ignore_patterns(
     "horserace-report",
     "node_modules",
 )
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not), read from ``/proc`` (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
+
+
+def left_running(pids: list[int], wait: float = 2) -> list[int]:
+    """Those of ``pids`` still running after ``wait`` seconds at most (a kill is seen in
+    the process table a moment later)."""
+    deadline = time.monotonic() + wait
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if alive(pid)]

@@ -13,6 +13,7 @@ import pytest
 from horserace.cluster.fuzz import fuzz_on
 from horserace.quality.fuzz import Plan
 from tests.cluster.conftest import WAIT
+from tests.helpers import alive
 
 pytestmark = [
     pytest.mark.slow,  # a cluster of two worker processes
@@ -20,16 +21,6 @@ pytestmark = [
 ]
 
 FAKE = Path(__file__).resolve().parents[1] / "conformance" / "fake_impl.py"
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in (b"Z", b"X")
 
 
 def test_the_daemons_of_the_implementation_end_with_their_shards(client, tmp_path):
@@ -41,6 +32,6 @@ def test_the_daemons_of_the_implementation_end_with_their_shards(client, tmp_pat
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 2  # one implementation process a shard
     deadline = time.monotonic() + 2  # a kill is seen in the process table a moment later
-    while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [pid for pid in daemons if _alive(pid)] == []
+    assert [pid for pid in daemons if alive(pid)] == []

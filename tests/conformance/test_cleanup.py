@@ -15,28 +15,12 @@ import pytest
 
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.stream import read_stream
+from tests.helpers import left_running
 
 pytestmark = pytest.mark.slow  # subprocesses
 
 FAKE = Path(__file__).with_name("fake_impl.py")
 SUBSET = ["--select", "kind:layout", "--select", "kind:settlement"]
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in (b"Z", b"X")
-
-
-def _left_running(pids: list[int]) -> list[int]:
-    deadline = time.monotonic() + 2  # a kill is seen in the process table a moment later
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [pid for pid in pids if _alive(pid)]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -62,7 +46,7 @@ def test_jobs_2_keeps_the_daemon_of_each_implementation_and_ends_both_with_the_r
     assert (sync / "second.pid").exists()  # two processes ran
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 2
-    assert _left_running(daemons) == []
+    assert left_running(daemons) == []
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -78,7 +62,7 @@ def test_the_pytest_plugin_ends_the_daemon_of_the_implementation(pytester, monke
     assert result.ret == 0
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
-    assert _left_running(daemons) == []
+    assert left_running(daemons) == []
 
 
 def _tagged(tag: str) -> list[int]:
@@ -119,7 +103,7 @@ def test_a_runner_killed_outright_leaves_nothing_of_the_implementation_running(t
         runner.wait()
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
-    assert _left_running(daemons + leaders) == []
+    assert left_running(daemons + leaders) == []
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -136,4 +120,4 @@ def test_an_implementation_that_kills_its_parent_leaves_nothing_running(tmp_path
     _, records, footer = read_stream(report / "results.jsonl")
     statuses = {r["status"] for r in records}
     assert "crash" in statuses and statuses <= {"pass", "crash", "skip"}
-    assert _left_running(_tagged(tag)) == []
+    assert left_running(_tagged(tag)) == []

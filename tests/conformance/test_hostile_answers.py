@@ -14,7 +14,7 @@ import pytest
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.reports.stream import read_stream
-from tests.helpers import bundled_corpus
+from tests.helpers import alive, bundled_corpus
 
 pytestmark = pytest.mark.slow  # subprocesses
 
@@ -67,16 +67,6 @@ def test_an_implementation_that_stops_reading_costs_a_timeout_not_a_hang(one_sho
     impl.kill()
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in (b"Z", b"X")
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finding descendants reads /proc (Linux)")
 def test_a_daemon_in_its_own_session_is_found_by_its_mark_in_process(tmp_path, monkeypatch):
     """A helper that leaves the process group (fork, setsid, fork: a daemon) and holds
@@ -110,9 +100,9 @@ def test_a_daemon_in_its_own_session_is_found_by_its_mark_in_process(tmp_path, m
     daemons = [int(line) for line in pids.read_text().split()]
     assert daemons
     deadline = time.monotonic() + 2
-    while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [pid for pid in daemons if _alive(pid)] == []
+    assert [pid for pid in daemons if alive(pid)] == []
 
 
 @pytest.mark.parametrize("one_shot", [False, True], ids=["persistent", "one-shot"])
@@ -141,9 +131,9 @@ def test_a_leader_that_exits_is_a_crash_at_once_whatever_its_helper_holds_open(t
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) >= len(crashes)
     deadline = time.monotonic() + 2
-    while any(_alive(pid) for pid in daemons) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [pid for pid in daemons if _alive(pid)] == []
+    assert [pid for pid in daemons if alive(pid)] == []
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

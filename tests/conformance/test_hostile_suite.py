@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import alive
+
 pytestmark = pytest.mark.slow  # subprocesses
 
 HERE = Path(__file__).parent
@@ -155,14 +157,6 @@ def _strict_json(text: str):
 def _processes_with(tag: str) -> list[str]:
     found = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split()
     return [pid for pid in found if int(pid) != os.getpid()]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -286,9 +280,9 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
     # No process left: the fakes carry the tag, the daemons wrote their PIDs.
     deadline = time.monotonic() + 3
     daemons = [int(line) for line in pids.read_text().split()] if pids.exists() else []
-    while time.monotonic() < deadline and (_processes_with(tag) or any(_alive(p) for p in daemons)):
+    while time.monotonic() < deadline and (_processes_with(tag) or any(alive(p) for p in daemons)):
         time.sleep(0.05)
-    left = _processes_with(tag) + [str(p) for p in daemons if _alive(p)]
+    left = _processes_with(tag) + [str(p) for p in daemons if alive(p)]
     if left:
         broken.append(f"processes left running: {left}")
         for pid in left:

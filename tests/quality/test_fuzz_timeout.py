@@ -7,34 +7,17 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
+from tests.helpers import left_running
 
 pytestmark = pytest.mark.slow  # subprocesses
 
 FAKE = Path(__file__).resolve().parents[1] / "conformance" / "fake_impl.py"
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in (b"Z", b"X")
-
-
-def _left_running(pids: list[int]) -> list[int]:
-    deadline = time.monotonic() + 2  # a kill is seen in the process table a moment later
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [pid for pid in pids if _alive(pid)]
 
 
 def test_an_implementation_that_stops_reading_is_one_timeout_waited_once(tmp_path, monkeypatch, capsys):
@@ -53,7 +36,7 @@ def test_an_implementation_that_stops_reading_is_one_timeout_waited_once(tmp_pat
     assert finding["size"] == finding["original_size"]  # not shrunk
     started = [int(line) for line in pids.read_text().split()]
     assert len(started) == 1
-    assert _left_running(started) == []
+    assert left_running(started) == []
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "3601", "soon"])
@@ -81,7 +64,7 @@ def test_a_daemon_of_the_implementation_is_ended_when_fuzz_ends(tmp_path, monkey
     assert main(argv) == ExitCode.OK
     daemons = [int(line) for line in pids.read_text().split()]
     assert len(daemons) == 1
-    assert _left_running(daemons) == []
+    assert left_running(daemons) == []
 
 
 def test_a_shrink_stops_at_the_first_candidate_not_answered_in_time():
