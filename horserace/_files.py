@@ -6,9 +6,11 @@ sits beside :mod:`horserace._signals`, below every room, so that each room write
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from horserace._signals import deferred_signals
@@ -17,17 +19,18 @@ from horserace.errors import EnvironmentFailure
 __all__ = ["atomic_copy", "atomic_write", "discard", "readable"]
 
 
-def atomic_copy(source: Path, path: Path) -> Path:
-    """Copy ``source`` to ``path`` byte for byte, atomically as :func:`atomic_write`
-    writes, without holding it in memory (a stored stream may be hundreds of MB)."""
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[int]:
+    """A temporary file beside ``path`` (its descriptor) that is renamed onto ``path``
+    once the block has written it; signals held back meanwhile, and no temporary file left
+    whatever happens (a write the machine refuses is an :class:`EnvironmentFailure`)."""
     with deferred_signals():
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
         except OSError as exc:
             raise EnvironmentFailure.from_os_error(exc, path) from None
         try:
-            with os.fdopen(fd, "wb") as out, open(source, "rb") as f:
-                shutil.copyfileobj(f, out, 1 << 20)
+            yield fd
             readable(Path(tmp))
             os.replace(tmp, path)
         except OSError as exc:
@@ -36,6 +39,13 @@ def atomic_copy(source: Path, path: Path) -> Path:
         except BaseException:  # an interruption from another thread's doing: no temporary file either
             discard(Path(tmp))
             raise
+
+
+def atomic_copy(source: Path, path: Path) -> Path:
+    """Copy ``source`` to ``path`` byte for byte, atomically as :func:`atomic_write`
+    writes, without holding it in memory (a stored stream may be hundreds of MB)."""
+    with _replacing(path) as fd, os.fdopen(fd, "wb") as out, open(source, "rb") as f:
+        shutil.copyfileobj(f, out, 1 << 20)
     return path
 
 
@@ -43,22 +53,8 @@ def atomic_write(path: Path, text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file renamed into place; a signal
     that arrives meanwhile is acted on once the file is in place (so no temporary file is
     ever left, and no half file seen)."""
-    with deferred_signals():
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-        except OSError as exc:
-            raise EnvironmentFailure.from_os_error(exc, path) from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            readable(Path(tmp))
-            os.replace(tmp, path)
-        except OSError as exc:
-            discard(Path(tmp))
-            raise EnvironmentFailure.from_os_error(exc, path) from None
-        except BaseException:  # an interruption from another thread's doing: no temporary file either
-            discard(Path(tmp))
-            raise
+    with _replacing(path) as fd, os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
     return path
 
 
