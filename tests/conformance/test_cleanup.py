@@ -109,15 +109,19 @@ def test_a_runner_killed_outright_leaves_nothing_of_the_implementation_running(t
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_an_implementation_that_kills_its_parent_leaves_nothing_running(tmp_path, monkeypatch):
     """At its first request the implementation kills its parent (its reaper) and answers
-    on.  Through the real command: that is a crash, the run goes on with a new process
-    and ends with every fixture judged, and no process of the implementation is left."""
+    on.  Through the real command: the run ends with every fixture judged, and no process
+    of the implementation is left.  Whether the reaper's end is seen as a crash before the
+    answer arrives is a race the implementation wins or loses (on a loaded machine its
+    answer can come first, and is judged as any answer is): either is a judged fixture."""
     monkeypatch.setenv("FAKE_COUNT_FILE", str(tmp_path / "count"))
     tag = f"tag-{os.getpid()}-{tmp_path.name}"
     report = tmp_path / "report"
     impl = f"{sys.executable} {FAKE} kills-reaper - {tag}"
     argv = [sys.executable, "-m", "horserace", "conform", "--impl", impl, "--report-dir", str(report), *SUBSET]
-    assert subprocess.run(argv, capture_output=True, timeout=300).returncode == ExitCode.FAILURES
+    done = subprocess.run(argv, capture_output=True, timeout=300)
+    assert done.returncode in (ExitCode.OK, ExitCode.FAILURES), done.stderr[-500:]
     _, records, footer = read_stream(report / "results.jsonl")
     statuses = {r["status"] for r in records}
-    assert "crash" in statuses and statuses <= {"pass", "crash", "skip"}
+    assert statuses <= {"pass", "crash", "skip"} and "pass" in statuses
+    assert (done.returncode == ExitCode.FAILURES) == ("crash" in statuses)
     assert left_running(_tagged(tag)) == []
