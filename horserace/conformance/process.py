@@ -313,7 +313,8 @@ class _Child:
             return text if len(text) <= 120 else text[:117] + "..."
         return None  # nothing, or the end of output or an over-long line: receive reports those
 
-    def receive(self, timeout: float) -> dict:
+    def receive(self, timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict:
+        """The next answer; a line over ``max_bytes`` is refused before it is decoded."""
         item = self._next_line(timeout)
         if item is None:
             raise ImplementationFailure("timeout", f"no answer within {timeout:g} s", self.stderr_tail())
@@ -331,6 +332,12 @@ class _Child:
                 "crash",
                 f"the implementation exited without answering{self._exit_note()}; a process it started "
                 "still holds its output open",
+                self.stderr_tail(),
+            )
+        if len(item) > max_bytes:
+            raise ImplementationFailure(
+                "crash",
+                f"answer line of {len(item):,} bytes (at most {max_bytes:,} for this message)",
                 self.stderr_tail(),
             )
         try:
@@ -476,14 +483,15 @@ class Implementation:
         #: The length in bytes of the last answer line received (see conformance.bounds).
         self.answer_bytes = 0
 
-    def exchange(self, message: dict, timeout: float) -> dict:
-        """Send one message, return its answer; on any failure the process is killed."""
+    def exchange(self, message: dict, timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict:
+        """Send one message, return its answer (a line of at most ``max_bytes``); on any
+        failure the process is killed."""
         if self.one_shot:
             child = _Child(self.argv, self.cwd)
             try:
                 child.send(message, timeout)
                 child.close_input()
-                answer = child.receive(timeout)
+                answer = child.receive(timeout, max_bytes)
                 self.answer_bytes = child.answer_bytes
                 return answer
             finally:
@@ -492,7 +500,7 @@ class Implementation:
             self._child = _Child(self.argv, self.cwd)
         try:
             self._child.send(message, timeout)
-            answer = self._child.receive(timeout)
+            answer = self._child.receive(timeout, max_bytes)
             self.answer_bytes = self._child.answer_bytes
             return answer
         except ImplementationFailure:

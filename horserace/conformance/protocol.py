@@ -17,6 +17,7 @@ from horserace.corpus.fixture import KINDS
 
 __all__ = [
     "KINDS",
+    "MAX_HELLO_BYTES",
     "MAX_INT_DIGITS",
     "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
@@ -31,6 +32,10 @@ __all__ = [
 
 #: No protocol line may be longer than this (bytes, newline included).
 MAX_LINE_BYTES = 16 * 1024 * 1024
+#: No hello may be longer than this (bytes, newline included), checked before the line is
+#: decoded: a hello of 1,000 targets is 5 KB, and every hello within the bounds of
+#: :mod:`horserace.conformance.bounds` that an implementation would write fits.
+MAX_HELLO_BYTES = 1024 * 1024
 
 
 def problems(name: str, message: Any) -> list[str]:

@@ -18,7 +18,14 @@ from horserace._version import __version__
 from horserace.conformance.bounds import OBSERVATIONS_LIMIT, answer_size_problems, bounded, cut, hello_problems
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
 from horserace.conformance.process import Implementation, begin_run
-from horserace.conformance.protocol import PROTOCOL_VERSION, answer_problems, problems, same_major, unknown_fields
+from horserace.conformance.protocol import (
+    MAX_HELLO_BYTES,
+    PROTOCOL_VERSION,
+    answer_problems,
+    problems,
+    same_major,
+    unknown_fields,
+)
 from horserace.conformance.scope import Scope
 from horserace.corpus.compare import Difference, diff, diff_prefix
 from horserace.corpus.fixture import Fixture
@@ -294,7 +301,9 @@ class Worker:
     def _handshake(self) -> tuple[dict, Scope]:
         try:
             answer = self.impl.exchange(
-                HelloRequest(PROTOCOL_VERSION, __version__).to_json(), self.options.handshake_timeout
+                HelloRequest(PROTOCOL_VERSION, __version__).to_json(),
+                self.options.handshake_timeout,
+                max_bytes=MAX_HELLO_BYTES,
             )
         except ImplementationFailure as exc:
             self.impl.kill()

@@ -188,7 +188,9 @@ def main() -> None:
                 reply.update(dict.fromkeys((f"k{i}" for i in range(300_000)), 0))
             if MODE == "long-protocol":  # a minor version of 5,000 digits
                 reply["protocol"] = "1." + "2" * 5000
-            if MODE == "huge-name":  # 15 MiB of free text in the hello
+            if MODE == "huge-name":  # 900 KiB of free text in the hello: taken, and cut
+                reply["name"] = "fake " + "n" * (900 * 1024)
+            if MODE == "huge-hello":  # 15 MiB of free text in the hello: refused before it is decoded
                 reply["name"] = "fake " + "n" * (15 * 1024 * 1024)
             out((json.dumps(reply) + "\n").encode())
             if MODE == "stops-reading":
