@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from horserace.cli.exitcodes import ExitCode, Stopped
+from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
 from horserace.errors import UsageError
 from horserace.reports import colour
@@ -139,6 +139,14 @@ def unwound_by_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def said_stopped(stopped: BaseException, held: str) -> int:
+    """Say on stderr what stopped a command whose summary of what ran is on stdout
+    (``held``: what that summary holds); the exit code of the stop (130, 143, 129)."""
+    what = "interrupted" if isinstance(stopped, KeyboardInterrupt) else str(stopped)
+    print(f"horserace: {what}; {held}", file=sys.stderr)
+    return exit_code_for(stopped)
 
 
 def _colour(text: str) -> str:

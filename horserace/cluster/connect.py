@@ -15,14 +15,16 @@ import logging
 import re
 import socket
 import struct
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import distributed.client
 import distributed.deploy.spec
 import distributed.gc
 from distributed import Client, LocalCluster
+from distributed.diagnostics.plugin import WorkerPlugin
 
 from horserace._version import __version__
 from horserace.errors import EnvironmentFailure, UsageError
@@ -133,6 +135,36 @@ def local_cluster(workers: int) -> LocalCluster:
     )
 
 
+class _QuietFinalizers:
+    """An unraisable-exception hook that drops what Dask's finalizers say when they run
+    after its event loop has closed (``Exception ignored in: <function Client.__del__
+    ...>: RuntimeError: IOLoop is closed``): the objects are gone with their loop, and
+    the text would reach the command's stderr.  Every other unraisable exception goes
+    to the hook it replaced."""
+
+    def __init__(self, previous: Callable[[sys.UnraisableHookArgs], object]) -> None:
+        self.previous = previous
+
+    def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if not getattr(unraisable.object, "__module__", "").startswith("distributed."):
+            self.previous(unraisable)
+
+
+def _quiet_dask_finalizers() -> None:
+    """:class:`_QuietFinalizers` in place, once."""
+    if not isinstance(sys.unraisablehook, _QuietFinalizers):
+        sys.unraisablehook = _QuietFinalizers(sys.unraisablehook)
+
+
+class _QuietWorker(WorkerPlugin):
+    """On each worker of ``local:N``, whose stderr is the command's, and on each worker
+    started in place of one that died: :func:`_quiet_dask_finalizers` (a shard's client
+    on the worker, closed with the worker, spoke from ``Client.__del__``)."""
+
+    def setup(self, worker: object) -> None:
+        _quiet_dask_finalizers()
+
+
 def _close(client: Client | None, local: LocalCluster | None, timeout: float) -> None:
     """The client closed, then the local cluster, each within ``timeout``; then Dask's
     hooks of interpreter exit and its collector diagnostics removed, and a client that
@@ -148,6 +180,7 @@ def _close(client: Client | None, local: LocalCluster | None, timeout: float) ->
     if local is not None:
         with contextlib.suppress(Exception):
             local.close(timeout=timeout)
+    _quiet_dask_finalizers()
     atexit.unregister(distributed.client._close_global_client)
     atexit.unregister(distributed.deploy.spec.close_clusters)
     with contextlib.suppress(Exception):
@@ -182,6 +215,7 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
             except OSError as exc:
                 raise EnvironmentFailure(f"--cluster {text}: could not start the local workers: {exc}") from None
             client = Client(local, timeout=timeout)
+            client.register_plugin(_QuietWorker(), name="horserace-quiet-finalizers")
         else:
             assert cluster.address is not None
             wrong = _probe(cluster.address, timeout)

@@ -29,7 +29,7 @@ from typing import Any, overload
 from distributed import Client, Event
 
 from horserace._signals import deferred_signals
-from horserace.cluster.tasks import Done, Ran, run_tasks
+from horserace.cluster.tasks import Done, Ran, run_until_stopped
 from horserace.quality.fuzz import FuzzResult, Plan, Shard, fuzz_range, merge_shards
 
 __all__ = ["MIN_SHARDS_PER_WORKER", "SHARD_SEEDS", "fuzz_on", "fuzz_shard", "portable", "shard_seeds", "shards_of"]
@@ -136,21 +136,16 @@ def fuzz_on(
     stop = Event(f"horserace-fuzz-stop-{uuid.uuid4().hex[:12]}", client=client)
     sent = portable(argv)
 
-    finished: dict[int, Shard] = {}
-
     def done(task: Done[Shard]) -> None:
-        finished[task.index] = task.result
         if task.result.finding is not None and not keep_going:
             stop.set()
         if progress is not None and task.result.seeds:
             progress(task.result.seeds)
 
     began = time.perf_counter()
-    stopped_by: BaseException | None = None
     tasks = _ShardTasks(seed, budget, size, (plan, stop.name, keep_going, shrink_all), sent)
-    ran = Ran(cluster, workers, len(tasks), unit="hands")  # what ran, if the campaign is stopped
     try:
-        results, ran = run_tasks(
+        finished, ran, stopped_by = run_until_stopped(
             client,
             cluster,
             fuzz_shard,
@@ -161,17 +156,13 @@ def fuzz_on(
             done=done,
             timeout=timeout,
         )
-    except Exception:
-        raise
-    except BaseException as exc:  # Ctrl-C, or the command line's SIGTERM and SIGHUP: the shards that finished
-        stopped_by = exc
-        results = [finished[i] for i in sorted(finished)]
     finally:
         with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
             try:
                 stop.clear()  # the scheduler forgets an event once it is cleared
             except Exception:  # a scheduler already gone forgets it anyway
                 pass
+    results = [finished[i] for i in sorted(finished)]  # every shard's, or those that finished before a signal
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a
     # worker's share each).

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from distributed import Client
 
-from horserace.cluster.tasks import Done, Ran, run_tasks
+from horserace.cluster.tasks import Done, Ran, run_until_stopped
 from horserace.corpus.fixture import Fixture
 from horserace.quality.mutants import MUTANTS, Killer, Mutant, Verdict, judge_in_process, judge_through_protocol
 
@@ -35,15 +35,17 @@ def mutants_on(
     in_process: bool = False,
     progress: Callable[[int], None] | None = None,
     timeout: float | None = None,
-) -> tuple[list[Verdict], Ran]:
-    """The verdict on each of ``mutants``, one task each, in their order."""
+) -> tuple[list[Verdict], Ran, BaseException | None]:
+    """The verdict on each of ``mutants``, one task each, in their order; what ran; and
+    the signal that stopped the campaign (``None``: none did), the verdicts then those of
+    the mutants judged before it."""
     corpus = client.scatter(fixtures, broadcast=True, hash=False)
 
     def done(_: Done[tuple[tuple[Killer, ...], str]]) -> None:
         if progress is not None:
             progress(1)
 
-    results, ran = run_tasks(
+    results, ran, stopped = run_until_stopped(
         client,
         cluster,
         judge_mutant,
@@ -54,4 +56,5 @@ def mutants_on(
         done=done,
         timeout=timeout,
     )
-    return [Verdict(m, killers, note) for m, (killers, note) in zip(mutants, results)], ran
+    verdicts = [Verdict(mutants[i], *results[i]) for i in sorted(results)]
+    return verdicts, ran, stopped

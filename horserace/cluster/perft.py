@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from distributed import Client
 
-from horserace.cluster.tasks import Done, Ran, run_tasks
+from horserace.cluster.tasks import Done, Ran, run_until_stopped
 from horserace.corpus.observers import decision_name, perft_position
 from horserace.corpus.positions import Count, Position
 from horserace.engine.hand import Hand
@@ -56,9 +56,11 @@ def count_on(
     mutant: str | None = None,
     progress: Callable[[int, float], None] | None = None,
     timeout: float | None = None,
-) -> tuple[Count, Ran]:
+) -> tuple[Count, Ran, BaseException | None]:
     """Perft of ``position`` at ``depth`` and its divide, a task per root move;
-    ``progress`` is told of the nodes counted and the share of root moves done."""
+    ``progress`` is told of the nodes counted and the share of root moves done.  Also
+    what ran, and the signal that stopped the count (``None``: none did): the count is
+    then that of the root moves counted before it (``ran.finished`` of ``ran.tasks``)."""
     ruleset = position.ruleset if ruleset is None else ruleset
     _, moves = root_moves(position, ruleset, mutant)
     counted = [0, 0]
@@ -70,7 +72,7 @@ def count_on(
             progress(counted[0], counted[1] / len(moves))
 
     began = time.perf_counter()
-    results, ran = run_tasks(
+    results, ran, stopped = run_until_stopped(
         client,
         cluster,
         count_below,
@@ -82,5 +84,6 @@ def count_on(
         timeout=timeout,
     )
     seconds = time.perf_counter() - began
-    divide = dict(sorted(results))
-    return Count(position, depth, ruleset, sum(divide.values()) if divide else 1, divide, seconds), ran
+    divide = dict(sorted(results.values()))
+    nodes = sum(divide.values()) if moves else 1
+    return Count(position, depth, ruleset, nodes, divide, seconds), ran, stopped

@@ -32,7 +32,7 @@ from horserace._signals import deferred_signals
 from horserace.conformance._descendants import MARK
 from horserace.errors import EnvironmentFailure
 
-__all__ = ["Done", "Ran", "WorkerShare", "run_tasks"]
+__all__ = ["Done", "Ran", "WorkerShare", "run_tasks", "run_until_stopped"]
 
 R = TypeVar("R")
 
@@ -70,6 +70,14 @@ class Ran:
     seconds: float = 0.0  #: wall time, from the first task sent to the last result
     unit: str = "units"  #: what ``units`` counts
     shares: dict[str, WorkerShare] = field(default_factory=dict)
+    #: What stopped the campaign before its last task (``"stopped by SIGTERM (signal 15)"``,
+    #: ``"interrupted"``), or ``None``: it ran to its end.
+    stopped: str | None = None
+
+    @property
+    def finished(self) -> int:
+        """The tasks whose results came back."""
+        return sum(s.tasks for s in self.shares.values())
 
     @property
     def busy_seconds(self) -> float:
@@ -90,6 +98,8 @@ class Ran:
             "tasks": self.tasks,
             "seconds": round(self.seconds, 3),
             "busy_share": round(share, 3) if share is not None else None,
+            "finished": self.finished,
+            "stopped": self.stopped,
             "unit": self.unit,
             "per_worker": {name: s.to_dict() for name, s in sorted(self.shares.items())},
         }
@@ -101,6 +111,8 @@ class Ran:
             f"worker{'' if self.workers == 1 else 's'} in {self.seconds:.1f} s"
             + (f", workers busy {share:.0%} of the time" if share is not None else "")
         ]
+        if self.stopped is not None:
+            lines.append(f"  {self.stopped}: {self.finished:,} of {self.tasks:,} tasks finished")
         for name, s in sorted(self.shares.items()):
             rate = f", {s.units / s.seconds:,.0f} {self.unit}/s" if s.seconds > 0 and s.units else ""
             lines.append(f"  worker {name}: {s.tasks:,} tasks, {s.units:,} {self.unit} in {s.seconds:.1f} s{rate}")
@@ -161,6 +173,10 @@ def _window(workers: int) -> int:
     return max(8, WINDOW_PER_WORKER * max(1, workers))
 
 
+def _workers(client: Client) -> int:
+    return len(client.scheduler_info(n_workers=-1).get("workers", {}))
+
+
 def run_tasks(
     client: Client,
     cluster: str,
@@ -172,9 +188,11 @@ def run_tasks(
     unit: str = "units",
     done: Callable[[Done[R]], None] | None = None,
     timeout: float | None = None,
+    ran: Ran | None = None,
 ) -> tuple[list[R], Ran]:
     """``fn(*item)`` for each item, one task each, and the results in the order of the
-    items.  ``done`` is told of each result as it arrives (progress; a campaign that
+    items; ``ran``, if given, is filled in place (what ran is then known to a caller
+    whom a signal stops, :func:`run_until_stopped`).  ``done`` is told of each result as it arrives (progress; a campaign that
     stops early).  A task whose worker died too often is an
     :class:`~horserace.errors.EnvironmentFailure`, as is a scheduler that goes away; an
     error raised by ``fn`` on a worker is raised here.  ``timeout``: seconds the whole
@@ -186,7 +204,8 @@ def run_tasks(
     and SIGHUP are held while the client waits (Dask's threads and callbacks never see
     them) and acted on within :data:`_POLL_SECONDS`: the tasks left are cancelled and the
     signal goes on to the handler in place (Ctrl-C, the command line's ``Stopped``)."""
-    ran = Ran(cluster, len(client.scheduler_info(n_workers=-1).get("workers", {})), len(items), unit=unit)
+    if ran is None:
+        ran = Ran(cluster, _workers(client), len(items), unit=unit)
     campaign = f"horserace-{name}-{uuid.uuid4().hex[:12]}"
     task = functools.partial(_timed, fn)
     window = _window(ran.workers)
@@ -253,3 +272,38 @@ def run_tasks(
             with contextlib.suppress(Exception):
                 client.run(_end_implementations, wait=True, on_error="return")
     return cast("list[R]", results), ran  # every task finished: none is left None
+
+
+def run_until_stopped(
+    client: Client,
+    cluster: str,
+    fn: Callable[..., R],
+    items: Sequence[tuple[Any, ...]],
+    *,
+    name: str,
+    units: Callable[[R], int] = lambda _: 0,
+    unit: str = "units",
+    done: Callable[[Done[R]], None] | None = None,
+    timeout: float | None = None,
+) -> tuple[dict[int, R], Ran, BaseException | None]:
+    """:func:`run_tasks`, stopped by a signal with what came: the results by the index of
+    their item (every item's, unless stopped), what ran (its ``stopped`` said), and the
+    exception of the stop (Ctrl-C, the command line's SIGTERM or SIGHUP) for the caller
+    to end with, after it has written what ran; ``None`` when the campaign ran to its
+    end.  Any other error is raised."""
+    finished: dict[int, R] = {}
+
+    def note(task: Done[R]) -> None:
+        finished[task.index] = task.result
+        if done is not None:
+            done(task)
+
+    ran = Ran(cluster, _workers(client), len(items), unit=unit)
+    try:
+        run_tasks(client, cluster, fn, items, name=name, units=units, unit=unit, done=note, timeout=timeout, ran=ran)
+    except Exception:
+        raise
+    except BaseException as exc:  # a signal: the caller ends with it, after writing what ran
+        ran.stopped = "interrupted" if isinstance(exc, KeyboardInterrupt) else str(exc) or type(exc).__name__
+        return finished, ran, exc
+    return finished, ran, None

@@ -201,17 +201,23 @@ def _perft_head(result: Count, mutant: str | None) -> str:
     return f"perft {result.position.label}{after}, depth {result.depth}, {readings}{engine}"
 
 
-def perft_text(result: Count, *, divide: bool, mutant: str | None = None) -> str:
+def perft_text(result: Count, *, divide: bool, mutant: str | None = None, of_moves: int | None = None) -> str:
     """A perft count: the position (and the moves descended), depth and readings, each
-    first move's share with ``divide``, then the nodes and the time."""
+    first move's share with ``divide``, then the nodes and the time.  ``of_moves``: the
+    position's first moves, of which the count holds only those in its divide (a count
+    stopped before its end)."""
     lines = [_perft_head(result, mutant)]
+    partial = of_moves is not None and len(result.divide) < of_moves
     if divide:
         width = max((len(name) for name in result.divide), default=0)
         lines += [f"  {name:<{width}}  {n:>12,}" for name, n in result.divide.items()]
-        if not result.divide:
+        if not result.divide and not partial:
             lines.append("  (the hand is over: no first move)")
     rate = result.nodes_per_second
-    lines.append(f"nodes {result.nodes:,} ({result.seconds:.3f} s" + (f", {rate:,.0f} nodes/s)" if rate else ")"))
+    if partial:
+        lines.append(f"  (stopped: {len(result.divide)} of {of_moves} first moves counted; the rest are not)")
+    what = "nodes below the moves counted" if partial else "nodes"
+    lines.append(f"{what} {result.nodes:,} ({result.seconds:.3f} s" + (f", {rate:,.0f} nodes/s)" if rate else ")"))
     return "\n".join(lines)
 
 

@@ -163,7 +163,8 @@ def test_the_merged_divide_is_the_count_of_one_process(client):
             ruleset = ruleset.with_variant(field, reading)
         position = positions.from_seed(name, ruleset)
         here = positions.count(position, depth, ruleset)
-        there, ran = count_on(client, "test", position, depth, ruleset, timeout=WAIT)
+        there, ran, stopped = count_on(client, "test", position, depth, ruleset, timeout=WAIT)
+        assert stopped is None and ran.stopped is None and ran.finished == ran.tasks
         assert there.divide == here.divide and there.nodes == here.nodes
         assert ran.tasks == len(here.divide) > 1
         assert sum(s.units for s in ran.shares.values()) == here.nodes
@@ -172,10 +173,11 @@ def test_the_merged_divide_is_the_count_of_one_process(client):
 def test_mutants_on_the_cluster_get_the_verdicts_of_one_process(client, corpus):
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
     chosen = [MUTANTS["terminal-double-once"], MUTANTS["exact-target"]]
-    verdicts, ran = mutants_on(client, "test", chosen, fixtures, in_process=True, timeout=WAIT)
+    verdicts, ran, stopped = mutants_on(client, "test", chosen, fixtures, in_process=True, timeout=WAIT)
+    assert stopped is None and ran.finished == 2
     assert [v.mutant.name for v in verdicts] == [m.name for m in chosen]
     assert [v.killers for v in verdicts] == [judge_in_process(m, fixtures).killers for m in chosen]
-    (through,), _ = mutants_on(client, "test", chosen[:1], fixtures, timeout=WAIT)
+    (through,), _, _ = mutants_on(client, "test", chosen[:1], fixtures, timeout=WAIT)
     assert through.killers == judge_through_protocol(chosen[0], fixtures).killers and through.killed
 
 

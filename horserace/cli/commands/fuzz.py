@@ -15,13 +15,14 @@ from horserace.cli._options import (
     jobs_option,
     progress,
     rulesets_from,
+    said_stopped,
     seconds,
     unwound_by_signals,
     variant_options,
     write_out,
 )
 from horserace.cli.commands import HELP
-from horserace.cli.exitcodes import ExitCode, exit_code_for
+from horserace.cli.exitcodes import ExitCode
 from horserace.corpus.generate import SCENARIO_KINDS
 from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import UsageError
@@ -223,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
         clear_progress(bar)
         write_out(json.dumps(result.to_dict(), indent=2) if args.format == "json" else fuzz_text(result))
         if result.stopped_by is not None:
-            return _said_stopped(result.stopped_by, result.seeds_tried)
+            return said_stopped(
+                result.stopped_by, f"the summary holds the {result.seeds_tried:,} seed(s) fuzzed before"
+            )
         return ExitCode.FAILURES if result.findings else ExitCode.OK
     if args.timeout is not None:
         raise UsageError("--timeout is for a local run; on a cluster each scenario has 10 s: leave it out")
@@ -253,12 +256,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_out(fuzz_text(result) + "\n" + ran.text())
     if result.stopped_by is not None:
-        return _said_stopped(result.stopped_by, result.seeds_tried)
+        return said_stopped(result.stopped_by, f"the summary holds the {result.seeds_tried:,} seed(s) fuzzed before")
     return ExitCode.FAILURES if result.findings else ExitCode.OK
-
-
-def _said_stopped(stopped: BaseException, seeds: int) -> int:
-    """Say on stderr what stopped the run (its summary is on stdout); its exit code."""
-    what = "interrupted" if isinstance(stopped, KeyboardInterrupt) else str(stopped)
-    print(f"horserace: {what}; the summary holds the {seeds:,} seed(s) fuzzed before", file=sys.stderr)
-    return exit_code_for(stopped)

@@ -13,6 +13,7 @@ from horserace.cli._options import (
     load_corpus,
     paths_option,
     print_load_errors,
+    said_stopped,
     unwound_by_signals,
     write_out,
 )
@@ -81,13 +82,14 @@ def run(args: argparse.Namespace) -> int:
     from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
 
     ran = None
+    stopped = None
     if args.cluster is not None:
         from horserace.cluster.connect import connected, parse
         from horserace.cluster.mutants import mutants_on
 
         parse(args.cluster)  # a malformed address is told before anything starts
         with unwound_by_signals(), connected(args.cluster) as client:
-            verdicts, ran = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
+            verdicts, ran, stopped = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
     elif args.in_process:
         verdicts = [judge_in_process(m, fixtures) for m in chosen]
     else:
@@ -108,4 +110,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         write_out(mutants_text(verdicts, len(fixtures)) + (f"\n{ran.text()}" if ran is not None else ""))
+    if stopped is not None:
+        return said_stopped(
+            stopped, f"the verdicts above are those of the {len(verdicts)} of {len(chosen)} mutants judged before"
+        )
     return ExitCode.FAILURES if survivors else ExitCode.OK

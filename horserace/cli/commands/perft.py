@@ -17,6 +17,7 @@ from horserace.cli._options import (
     print_load_errors,
     progress,
     ruleset_from,
+    said_stopped,
     seconds,
     unwound_by_signals,
     variant_options,
@@ -184,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
         return _against(args, position, depth, ruleset, engine, moves)
     bar = progress(sys.stderr.isatty())
     ran = None
+    stopped = None
     if args.cluster is None:
         result = positions.count(
             position, depth, ruleset, engine=engine, progress=_after_a_while(bar, depth), moves=moves
@@ -199,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         parse(args.cluster)  # a malformed address is told before anything starts
         counted = _sent(position, moves, ruleset, engine, "--cluster")
         with unwound_by_signals(), connected(args.cluster) as client:
-            result, ran = count_on(
+            result, ran, stopped = count_on(
                 client, args.cluster, counted, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
             )
         result = replace(result, position=position, moves=tuple(moves))
@@ -210,9 +212,18 @@ def run(args: argparse.Namespace) -> int:
             doc["mutant"] = args.mutant
         if ran is not None:
             doc["cluster"] = ran.to_dict()
+        if stopped is not None:
+            doc["complete"] = False  # the nodes and divide of the first moves counted before the stop
         write_out(json.dumps(doc, indent=2))
     else:
-        write_out(perft_text(result, divide=args.divide, mutant=args.mutant) + (f"\n{ran.text()}" if ran else ""))
+        of_moves = ran.tasks if stopped is not None and ran is not None else None
+        text = perft_text(result, divide=args.divide, mutant=args.mutant, of_moves=of_moves)
+        write_out(text + (f"\n{ran.text()}" if ran else ""))
+    if stopped is not None and ran is not None:
+        return said_stopped(
+            stopped,
+            f"the count above is of the {ran.finished} of {ran.tasks} first moves counted before, not the position's",
+        )
     return ExitCode.OK
 
 
