@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turn ``horserace bench --format json`` output into the Markdown table the README
+"""Turn ``horserace bench --format json`` output into the Markdown table of docs/performance-history.md
 shows.
 
     horserace bench --soak 1000000 --format json > bench.json
