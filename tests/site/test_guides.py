@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import posixpath
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -160,3 +162,28 @@ def test_an_installation_without_the_guides_says_so_on_one_page(corpus):
     pages = guide_pages(guides(lambda _name: None), Markdown(make_catalogue(corpus.fixtures[:1])))
     assert [page.path for page in pages] == ["guides/index.html"]
     assert "carries no guides" in pages[0].text
+
+
+def test_the_moved_text_check_names_a_lost_sentence_and_not_a_reflowed_one(tmp_path):
+    """tools/moved_text.py, which checked that the README's text lived on in the guides:
+    a paragraph reflowed, a list item moved and a table row kept are found; a sentence
+    dropped from a paragraph is named, alone."""
+    old = tmp_path / "old.md"
+    old.write_text(
+        "# Old\n\nA first sentence that moves. A second that is lost.\n\n- an item\n  on two lines\n\n"
+        "| a | b |\n|---|---|\n| `x` | y |\n\n```sh\nhorserace conform\n```\n",
+        encoding="utf-8",
+    )
+    new = tmp_path / "new.md"
+    new.write_text(
+        "# New\n\n## Heading\n\nA first sentence\nthat moves.\n\n* an item on two lines\n\n| a | b |\n| --- | --- |\n| `x` | y |\n\n"
+        "    horserace conform\n",
+        encoding="utf-8",
+    )
+    tool = ROOT / "tools" / "moved_text.py"
+    result = subprocess.run([sys.executable, str(tool), str(old), str(new)], capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[0] == "- A second that is lost."
+    new.write_text(new.read_text(encoding="utf-8") + "\nA second that is lost.\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, str(tool), str(old), str(new)], capture_output=True, text=True)
+    assert result.returncode == 0 and "0 sentence(s) not found" in result.stdout
