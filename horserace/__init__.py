@@ -1,6 +1,6 @@
 """horserace: the specification suite and reference engine for Horse Race.
 
-The package is laid out along the data flow, one room per stage (README, "Layout"):
+The package is laid out along the data flow, one room per stage (docs/architecture.md):
 ``engine`` (the rules, no I/O) < ``resources`` (the bundled spec/ and scenarios/) <
 ``corpus`` (fixtures: loading, observing, comparing, replaying) < ``conformance`` (the
 protocol, the runner, the reference server) < ``quality`` (mutants, fuzzing, the

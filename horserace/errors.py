@@ -2,7 +2,7 @@
 
 Every error horserace raises on purpose is a :class:`HorseRaceError`, in one of four
 branches; the command line maps each branch to one exit code
-(:func:`horserace.cli.exitcodes.exit_code_for`, the README's table):
+(:func:`horserace.cli.exitcodes.exit_code_for`, the table of docs/commands.md):
 
 - :class:`RuleError` (a :class:`ValueError`, as python-chess's errors are): a tile, a
   deal or an action that the rules forbid; ``.rule`` is the spec rule broken

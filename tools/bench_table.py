@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Turn ``horserace bench --format json`` output into the Markdown table the README
-shows.
+"""Turn ``horserace bench --format json`` output into the Markdown tables of
+docs/performance-history.md.
 
     horserace bench --soak 1000000 --format json > bench.json
     python tools/bench_table.py bench.json

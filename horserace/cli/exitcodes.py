@@ -1,4 +1,4 @@
-"""The one exit-code table of every ``horserace`` command (the README's table), and the
+"""The one exit-code table of every ``horserace`` command (the table of docs/commands.md), and the
 map from each branch of the error hierarchy (:mod:`horserace.errors`) to it."""
 
 from __future__ import annotations

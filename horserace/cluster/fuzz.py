@@ -36,7 +36,7 @@ __all__ = ["MIN_SHARDS_PER_WORKER", "SHARD_SEEDS", "fuzz_on", "fuzz_shard", "por
 
 #: Seeds per shard, at most: about 10 s of fuzzing for one worker on the project's 2-core
 #: machine, against about 0.3 s to start the implementation and 10 ms of scheduler round
-#: trip per task (README, "Campaigns on a cluster": how it was chosen).
+#: trip per task (docs/cluster.md, "Shard size": how it was chosen).
 SHARD_SEEDS = 400
 #: Shards per worker, at least, so that no worker waits long for the last one.
 MIN_SHARDS_PER_WORKER = 4

@@ -147,7 +147,7 @@ class Hand:
     class afterwards; ``drawn_tile_exception`` once per draw, ``play_before_drawing``
     only when a draw is refused, ``pip_count`` once per hand's end) and tests one flag
     per placement for an overridden :meth:`earns_continuation`; the cost was measured
-    with valgrind and ``horserace bench`` (README, "Performance").  The named deviations of
+    with valgrind and ``horserace bench`` (docs/performance.md).  The named deviations of
     :mod:`horserace.quality.mutants` (misreadings) and :mod:`horserace.quality.house_rules`
     (the house rules of the Fives family) are all built through these seams.
 

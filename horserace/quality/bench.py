@@ -1,6 +1,6 @@
 """``horserace bench``: throughput and memory of the reference engine.
 
-Figures, not pass/fail: the benchmark prints medians over repeats, and the README quotes
+Figures, not pass/fail: the benchmark prints medians over repeats, and docs/performance.md quotes
 them.  Random play is a uniform choice among the distinct legal placements from a seeded
 generator (:mod:`horserace.engine.playout`).
 """

@@ -6,6 +6,8 @@ What it writes (every link between these files is relative, so the site works fr
 * ``index.html``, ``rules.html``, ``fixtures.html``, ``register.html``, ``glossary.html``,
   ``protocol.html``, ``fixture-format.html``, ``changelog.html``, ``search.html``;
 * ``rules/HR-XXX-N.html`` for every rule and ``fixtures/ID.html`` for every fixture;
+* ``guides/index.html`` (the README) and ``guides/NAME.html`` for every guide of docs/
+  and CONTRIBUTING.md, from a checkout (a wheel carries none: one page says so);
 * ``style.css``, ``search.js`` (the site's own script) and ``search-index.js``;
 * ``export/``: the JSON export (:func:`horserace.corpus.export.export_json`);
 * ``site.json``: the versions, the counts and every file written; it also marks the
@@ -14,7 +16,7 @@ What it writes (every link between these files is relative, so the site works fr
 
 A folder that holds anything else is refused (unless forced), so that a mistyped DIR does
 not mix a site into someone's files; a previous site's ``rules/``, ``fixtures/`` and
-``export/`` are emptied first, so that nothing stale stays.
+``guides/`` and ``export/`` are emptied first, so that nothing stale stays.
 """
 
 from __future__ import annotations
@@ -36,19 +38,27 @@ from horserace.errors import EnvironmentFailure, UsageError
 from horserace.resources.paths import default_corpus, source_root, spec_dir
 from horserace.resources.rulesets import bundled
 from horserace.site.catalogue import make_catalogue
-from horserace.site.document_pages import document_page, glossary_page, index_page, register_page, search_page
+from horserace.site.document_pages import (
+    document_page,
+    glossary_page,
+    guide_pages,
+    guides,
+    index_page,
+    register_page,
+    search_page,
+)
 from horserace.site.fixture_pages import fixture_pages, fixtures_index
 from horserace.site.markdown import Markdown
 from horserace.site.pages import Page
 from horserace.site.rule_pages import rule_pages, rules_document
-from horserace.site.search import search_rows, search_script
+from horserace.site.search import guide_rows, search_rows, search_script
 
 __all__ = ["MARKER", "SiteSummary", "build_site", "prepare_folder"]
 
 #: The file that makes a folder a site of ``horserace site``.
 MARKER = "site.json"
 #: The folders a build writes whole, emptied before a rebuild.
-_OWN_FOLDERS = ("rules", "fixtures", "export")
+_OWN_FOLDERS = ("rules", "fixtures", "guides", "export")
 _STATIC = ("style.css", "search.js")
 
 
@@ -131,8 +141,15 @@ def build_site(out: Path, fixtures: list[Fixture], *, corpus: Path | None = None
     def read(name: str) -> str:
         return (spec / name).read_text(encoding="utf-8")
 
-    checkout = source_root()  # the changelog is a checkout's (beside its spec/); a wheel does not carry it
-    changelog = checkout / "CHANGELOG.md" if (checkout / "spec" / "rules.md").is_file() else None
+    checkout = source_root()  # the changelog and the guides are a checkout's (beside its spec/); a wheel has neither
+    in_checkout = (checkout / "spec" / "rules.md").is_file()
+    changelog = checkout / "CHANGELOG.md" if in_checkout else None
+
+    def repository_file(name: str) -> str | None:
+        path = checkout / name
+        return path.read_text(encoding="utf-8") if in_checkout and path.is_file() else None
+
+    all_guides = guides(repository_file)
     pages: list[Page] = [
         index_page(cat),
         rules_document(cat, md, read("rules.md")),
@@ -151,6 +168,7 @@ def build_site(out: Path, fixtures: list[Fixture], *, corpus: Path | None = None
             missing="This installation of horserace carries no CHANGELOG.md (a wheel does not); "
             "the project's repository has it.",
         ),
+        *guide_pages(all_guides, md),
         search_page(),
     ]
     size = 0
@@ -161,7 +179,7 @@ def build_site(out: Path, fixtures: list[Fixture], *, corpus: Path | None = None
     for name in _STATIC:
         size += _write(out / name, _static(name))
         written.append(name)
-    size += _write(out / "search-index.js", search_script(search_rows(cat)))
+    size += _write(out / "search-index.js", search_script(search_rows(cat) + guide_rows(all_guides, md)))
     written.append("search-index.js")
     export_files = [p for p in (out / "export").rglob("*") if p.is_file()]
     size += sum(p.stat().st_size for p in export_files)

@@ -29,7 +29,27 @@ from horserace.resources.documents import (
 )
 from horserace.resources.rulesets import NamedRuleset
 
-__all__ = ["DOCUMENT_PAGES", "Catalogue", "Links", "Reference", "make_catalogue"]
+__all__ = ["DOCUMENT_PAGES", "GUIDES", "Catalogue", "Links", "Reference", "make_catalogue"]
+
+#: The guides of ``docs/``, in the order the site lists them: (file name without ``.md``,
+#: title).  The README is their first page, ``guides/index.html``; CONTRIBUTING.md their
+#: last.  tests/site/test_guides.py holds this list to the folder: a guide added to docs/
+#: and not here fails it.
+GUIDES = (
+    ("implementers", "Checking your implementation"),
+    ("reports", "Reading the reports"),
+    ("rule-maintainers", "For rule maintainers"),
+    ("perft", "Perft"),
+    ("cluster", "Campaigns on a cluster"),
+    ("robustness", "Robustness"),
+    ("performance", "Performance"),
+    ("performance-history", "Performance: the history"),
+    ("commands", "Commands and exit codes"),
+    ("versions", "Versions and stability"),
+    ("python", "Using the engine from Python"),
+    ("architecture", "Architecture"),
+    ("contributing", "Contributing"),
+)
 
 #: The site's page for each document of the specification, by the path the documents
 #: write it with (a code span such as ``spec/protocol.md`` links to its page).
@@ -40,6 +60,9 @@ DOCUMENT_PAGES = {
     "spec/protocol.md": "protocol.html",
     "spec/fixture-format.md": "fixture-format.html",
     "CHANGELOG.md": "changelog.html",
+    "README.md": "guides/index.html",
+    **{f"docs/{name}.md": f"guides/{name}.html" for name, _ in GUIDES},
+    "CONTRIBUTING.md": "guides/CONTRIBUTING.html",
 }
 
 _FIXTURE_ID = rf"\b[{ALPHABET}]{{{LENGTH}}}\b"
@@ -50,7 +73,7 @@ _REFERENCE = re.compile(rf"{RULE_ID.pattern}|{ENTRY_ID.pattern}|{_FIXTURE_ID}")
 @dataclass(frozen=True)
 class Links:
     """Where things are, relative to one page: ``root`` is ``""`` for a page at the top
-    of the site and ``"../"`` for one in ``rules/`` or ``fixtures/``."""
+    of the site and ``"../"`` for one in ``rules/``, ``fixtures/`` or ``guides/``."""
 
     root: str = ""
 

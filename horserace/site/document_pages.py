@@ -2,21 +2,38 @@
 ID, with the rules it bears on and, for each reading of its variant, the fixtures that
 pin it), the glossary in its four languages (every term on an anchor, with the rules
 that use it), the protocol, the fixture format and the changelog as documents with a
-table of contents, and the search page."""
+table of contents, the guides (the README and docs/, in ``guides/``), and the search
+page."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from horserace._version import PROTOCOL_VERSION, __version__
 from horserace.corpus.fixture import KINDS
 from horserace.resources.documents import DOCUMENTS
-from horserace.site.catalogue import Catalogue, Links
+from horserace.site.catalogue import DOCUMENT_PAGES, GUIDES, Catalogue, Links
 from horserace.site.fixture_pages import KIND_TEXT
 from horserace.site.markdown import Heading, Markdown
 from horserace.site.pages import NAVIGATION, Page, e, frame, id_links, term_links
 
-__all__ = ["document_page", "glossary_page", "index_page", "register_page", "search_page", "untitled"]
+__all__ = [
+    "Guide",
+    "document_page",
+    "glossary_page",
+    "guide_pages",
+    "guides",
+    "index_page",
+    "register_page",
+    "search_page",
+    "untitled",
+]
 
 _TOP = Links()
+_GUIDE = Links("../")
+#: The guides' first page, the README (the navigation's "Guides").
+GUIDES_PAGE = DOCUMENT_PAGES["README.md"]
 _NONE = '<span class="quiet">none</span>'
 
 
@@ -43,6 +60,64 @@ def document_page(name: str, text: str | None, title: str, md: Markdown, *, miss
     html, headings = md.document(rest, _TOP)
     body = _contents(headings) + f'<section class="document">{html}</section>'
     return Page(name, frame(heading or title, body, _TOP, current=name))
+
+
+# ---------------------------------------------------------------- the guides
+@dataclass(frozen=True)
+class Guide:
+    """A guide of the site: its file in the repository (``docs/perft.md``), its page
+    (``guides/perft.html``), its title and its text (``None`` where this installation
+    does not carry the file: a wheel has no docs/)."""
+
+    source: str
+    page: str
+    title: str
+    text: str | None
+
+
+def guides(read: Callable[[str], str | None]) -> list[Guide]:
+    """Every guide in the site's order, the README first and CONTRIBUTING.md last;
+    ``read`` gives a file of the repository by its path, or ``None``."""
+    sources = [("README.md", "Start here"), *((f"docs/{name}.md", title) for name, title in GUIDES)]
+    sources.append(("CONTRIBUTING.md", "Contributing in detail"))
+    return [Guide(source, DOCUMENT_PAGES[source], title, read(source)) for source, title in sources]
+
+
+def _guide_list(all_guides: list[Guide], current: str) -> str:
+    mark = ' aria-current="page"'
+    items = "".join(
+        f'<li><a href="{e(_GUIDE.page(g.page))}"{mark if g.page == current else ""}>{e(g.title)}</a></li>'
+        for g in all_guides
+        if g.text is not None
+    )
+    return f'<nav class="guides" aria-label="guides"><ul>{items}</ul></nav>'
+
+
+def guide_pages(all_guides: list[Guide], md: Markdown) -> list[Page]:
+    """A page per guide that this installation carries, each with the list of every
+    guide and its own table of contents; without the README, one page that says so."""
+    pages = []
+    for guide in all_guides:
+        if guide.text is None:
+            continue
+        heading, rest = untitled(guide.text)
+        html, headings = md.document(rest, _GUIDE, source=guide.source)
+        body = (
+            _guide_list(all_guides, guide.page)
+            + _contents(headings)
+            + f'<section class="document guide">{html}</section>'
+        )
+        title = heading if guide.source != "README.md" else "Guides: start here"
+        pages.append(Page(guide.page, frame(title or guide.title, body, _GUIDE, current=GUIDES_PAGE)))
+    if not any(page.path == GUIDES_PAGE for page in pages):
+        missing = (
+            "This installation of horserace carries no guides (a wheel does not); "
+            "the project's repository has them, in README.md and docs/."
+        )
+        pages.insert(
+            0, Page(GUIDES_PAGE, frame("Guides", f'<p class="quiet">{e(missing)}</p>', _GUIDE, current=GUIDES_PAGE))
+        )
+    return pages
 
 
 # ---------------------------------------------------------------- the register
@@ -157,6 +232,11 @@ languages; and {len(cat.fixtures)} fixtures, every expected value derived by han
 <h2>The fixtures</h2>
 <div class="wide"><table class="kinds"><thead><tr><th>kind</th><th class="num">fixtures</th><th>what it checks</th>
 </tr></thead><tbody>{kind_rows}</tbody></table></div>
+<h2>The guides</h2>
+<p>How to use horserace, beside the specification: <a href="guides/index.html">start here</a>, then
+checking an implementation, the reports, the tools for rule maintainers, perft, campaigns on a cluster,
+robustness, performance, the commands and exit codes, versions, the engine from Python, the
+architecture and contributing.</p>
 <h2>Everything here</h2>
 <ul class="pages">{pages}</ul>
 <h2>The machine-readable corpus</h2>
@@ -170,7 +250,8 @@ an implementation without running horserace's Python code.</p>
 
 def search_page() -> Page:
     body = (
-        "<p>Results for the words in the search box: rules, fixtures, register entries and glossary terms. "
+        "<p>Results for the words in the search box: rules, fixtures, register entries, glossary terms "
+        "and the sections of the guides. "
         "Every word must appear; an ID typed whole comes first.</p>"
         '<div id="search-page" class="search-page"><noscript>The search needs JavaScript; the '
         '<a href="rules.html">rules</a> and <a href="fixtures.html">fixtures</a> pages list everything.</noscript></div>'

@@ -4,10 +4,12 @@ with two additions of the site's own, made on the token stream (never on the HTM
 * every heading gets an ``id``: a rule's heading its rule ID (``HR-COUNT-4``), a register
   entry's its entry ID (``HRI-10``), any other heading the slug GitHub would give it;
 * every rule ID, register entry ID and fixture ID in the text, and every code span that
-  is one or that names a document of the specification (``spec/protocol.md``), becomes a
-  link to its page (:meth:`horserace.site.catalogue.Catalogue.href`); a document's own
-  links to another (``[...](rules.md#order-of-checks-for-illegal-actions)``) go to that
-  document's page, and a link to a file the site does not have is dropped, its text kept.
+  is one or that names a document of the specification (``spec/protocol.md``) or a guide
+  (``docs/perft.md``), becomes a link to its page
+  (:meth:`horserace.site.catalogue.Catalogue.href`); a document's own links to another
+  (``[...](rules.md#order-of-checks-for-illegal-actions)``, a guide's
+  ``[...](../spec/rules.md)`` or ``[...](perft.md#perft-tables)``) go to that document's
+  page, and a link to a file the site does not have is dropped, its text kept.
 
 Raw HTML in a document is shown as text (``html: False``), and control characters are
 made visible first (:func:`horserace.reports.escape.for_markdown`): nothing in a
@@ -61,11 +63,32 @@ class Markdown:
     def render(self, text: str, links: Links) -> str:
         return self.document(text, links)[0]
 
-    def document(self, text: str, links: Links) -> tuple[str, list[Heading]]:
-        """The HTML of a document and its headings (for a table of contents)."""
-        env: dict[str, Any] = {"links": links, "ids": set(), "headings": []}
+    def document(self, text: str, links: Links, *, source: str | None = None) -> tuple[str, list[Heading]]:
+        """The HTML of a document and its headings (for a table of contents).  ``source``
+        is the document's path in the repository (``docs/perft.md``): its relative links
+        are read from its folder.  Without it, as spec/'s documents write them: relative
+        to spec/ or to the top."""
+        env: dict[str, Any] = {"links": links, "ids": set(), "headings": [], "source": source}
         tokens = self.md.parse(for_markdown(text), env)
         return self.md.renderer.render(tokens, self.md.options, env), env["headings"]
+
+    def sections(self, text: str, *, source: str | None = None) -> list[tuple[Heading | None, str]]:
+        """A document cut at its headings: each heading (``None`` for the text before the
+        first) with the plain text under it, code included (what the search finds it by)."""
+        env: dict[str, Any] = {"links": Links(), "ids": set(), "headings": [], "source": source}
+        tokens = self.md.parse(for_markdown(text), env)
+        headings = iter(env["headings"])
+        found: list[tuple[Heading | None, list[str]]] = [(None, [])]
+        inside_heading = False
+        for token in tokens:
+            if token.type == "heading_open":
+                found.append((next(headings), []))
+                inside_heading = True
+            elif token.type == "heading_close":
+                inside_heading = False
+            elif not inside_heading and (token.type == "inline" or token.type in ("fence", "code_block")):
+                found[-1][1].append(token.content)
+        return [(heading, " ".join(" ".join(parts).split())) for heading, parts in found if heading or parts]
 
     def inline(self, text: str, links: Links) -> str:
         """One line of Markdown (a table cell, a source line) without its paragraph."""
@@ -93,18 +116,19 @@ class Markdown:
 
     def _references(self, state: StateCore) -> None:
         links: Links = state.env.get("links") or Links()
+        source: str | None = state.env.get("source")
         for token in state.tokens:
             if token.type == "inline" and token.children:
-                token.children = self._linked(token.children, links)
+                token.children = self._linked(token.children, links, source)
 
-    def _linked(self, children: list[Token], links: Links) -> list[Token]:
+    def _linked(self, children: list[Token], links: Links, source: str | None = None) -> list[Token]:
         out: list[Token] = []
         inside_link = 0
         kept: list[bool] = []  # for each open link: whether its link survives
         for child in children:
             if child.type == "link_open":
                 inside_link += 1
-                target = self._target(str(child.attrGet("href") or ""), links)
+                target = self._target(str(child.attrGet("href") or ""), links, source)
                 kept.append(target is not None)
                 if target is not None:
                     child.attrSet("href", target)
@@ -126,15 +150,20 @@ class Markdown:
                 out.append(child)
         return out
 
-    def _target(self, href: str, links: Links) -> str | None:
+    def _target(self, href: str, links: Links, source: str | None = None) -> str | None:
         """Where a link of a document goes on the site: a web address or an anchor of the
-        same page as it is, a document of the specification (written relative to spec/,
-        or to the top for the changelog) to its page, anything else nowhere (the link is
-        dropped and its text stays: the site has no such file)."""
+        same page as it is, a document of the specification or a guide (relative to the
+        folder of ``source``; without it relative to spec/, or to the top for the
+        changelog) to its page, anything else nowhere (the link is dropped and its text
+        stays: the site has no such file)."""
         if urlsplit(href).scheme or href.startswith("#"):
             return href
         path, _, anchor = href.partition("#")
-        for candidate in (path, posixpath.normpath(posixpath.join("spec", path))):
+        if source is not None:
+            candidates: tuple[str, ...] = (posixpath.normpath(posixpath.join(posixpath.dirname(source), path)),)
+        else:
+            candidates = (path, posixpath.normpath(posixpath.join("spec", path)))
+        for candidate in candidates:
             target = self.catalogue.href(candidate + (f"#{anchor}" if anchor else ""), links)
             if target:
                 return target

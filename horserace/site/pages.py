@@ -42,6 +42,7 @@ NAVIGATION = (
     ("protocol.html", "Protocol"),
     ("fixture-format.html", "Fixture format"),
     ("changelog.html", "Changelog"),
+    ("guides/index.html", "Guides"),
     ("export/manifest.json", "JSON export"),
 )
 
@@ -108,7 +109,7 @@ def frame(title: str, body: str, links: Links, *, current: str = "", heading: st
             f'<a class="home" href="{e(links.page("index.html"))}">Horse Race <span>specification</span></a>',
             f'<nav aria-label="site">{nav}</nav>',
             f'<form class="search" role="search" action="{e(links.page("search.html"))}" method="get">'
-            '<label for="search-box">Search rules and fixtures</label>'
+            '<label for="search-box">Search rules, fixtures and guides</label>'
             '<input id="search-box" name="q" type="search" autocomplete="off" aria-keyshortcuts="/" '
             'placeholder="a rule ID, a fixture ID, a word (press /)">'
             '<div class="search-results" role="listbox" hidden></div></form>',

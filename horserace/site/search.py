@@ -1,5 +1,6 @@
 """The search index of the site: ``search-index.js``, one row for every rule, fixture,
-register entry and glossary term, read by the site's own script (``static/search.js``).
+register entry and glossary term, and for every section of every guide, read by the
+site's own script (``static/search.js``).
 
 A script, not a JSON file, so that the search works from ``file://`` (a browser does not
 let a page fetch a file beside it there).  Each row is ``[kind, id, title, url, text]``:
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from horserace.corpus.fixture import Fixture
 from horserace.resources.documents import DOCUMENTS, GlossaryTerm
 from horserace.site.catalogue import Catalogue, Links
+from horserace.site.document_pages import Guide
+from horserace.site.markdown import Markdown
 
-__all__ = ["SearchRow", "fold", "search_rows", "search_script"]
+__all__ = ["SearchRow", "fold", "guide_rows", "search_rows", "search_script"]
 
 
 def fold(text: str) -> str:
@@ -28,7 +31,7 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class SearchRow:
-    kind: str  #: rule, fixture, entry or term
+    kind: str  #: rule, fixture, entry, term or guide
     id: str
     title: str
     url: str
@@ -64,6 +67,23 @@ def search_rows(cat: Catalogue) -> list[SearchRow]:
         for fx in cat.fixtures.values()
     ]
     return rules + entries + terms + fixtures
+
+
+def guide_rows(guides: list[Guide], md: Markdown) -> list[SearchRow]:
+    """A row for every section of every guide this installation carries: its file
+    (``docs/perft.md``) as the ID, the guide's title and the section's as the title, the
+    section's anchor as the link, its text (code included) as what it is found by."""
+    rows = []
+    for guide in guides:
+        if guide.text is None:
+            continue
+        for heading, text in md.sections(guide.text, source=guide.source):
+            if heading is None or heading.level == 1:
+                rows.append(SearchRow("guide", guide.source, guide.title, guide.page, text))
+            else:
+                title = f"{guide.title}: {heading.text}"
+                rows.append(SearchRow("guide", guide.source, title, f"{guide.page}#{heading.anchor}", text))
+    return rows
 
 
 def _words(term: GlossaryTerm) -> str:

@@ -63,7 +63,7 @@ def test_bench_perft_alone(capsys):
     assert main(["bench", "--hands", "0", "--perft", "--repeat", "1", "--format", "json"]) == ExitCode.OK
     doc = json.loads(capsys.readouterr().out)
     assert doc["play"] == []
-    # The counts of the replay-based perft of 0.1 on K5N2P7's deal (the README's "before").
+    # The counts of the replay-based perft of 0.1 on K5N2P7's deal (the "before" of docs/performance-history.md).
     assert [(f["depth"], f["nodes"]) for f in doc["perft"]] == [(4, 96), (6, 717), (8, 5202), (10, 35825), (12, 207016)]
     assert all(f["moves_made"] < f["nodes"] and f["median_nodes_per_second"] > 0 for f in doc["perft"])
 

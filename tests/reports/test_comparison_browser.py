@@ -1,4 +1,4 @@
-"""The comparison page of the README's closing note, in Debian's Chromium: the reference
+"""The comparison page of docs/reports.md, in Debian's Chromium: the reference
 engine and the two bundled examples with their deliberate errors on, run by one
 ``horserace conform`` with three ``--impl``.
 

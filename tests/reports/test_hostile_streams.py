@@ -21,7 +21,7 @@ from horserace.conformance.bounds import TEXT_LIMIT
 from horserace.reports.write import COMPARISON_PAGE, REPORT_FILES
 
 STORED = Path(__file__).parent / "streams" / "python-example-suite-0.1.0.jsonl"
-#: What the README promises of every report (horserace.reports.budget.REPORT_CAP).
+#: What docs/robustness.md promises of every report (horserace.reports.budget.REPORT_CAP).
 REPORT_CAP = 2 * 1024 * 1024
 
 

@@ -180,7 +180,8 @@ def test_an_installed_wheel_writes_the_examples_without_a_checkout(wheel, tmp_pa
 
 def test_an_installed_wheel_builds_the_site_without_a_checkout(wheel, tmp_path):
     """``horserace site`` from a wheel: the spec and the corpus it carries, its own
-    stylesheet and script; the changelog, which only a checkout has, is said missing."""
+    stylesheet and script; the changelog and the guides, which only a checkout has, are
+    said missing (the navigation's Guides leads to the page that says so)."""
     env = _installed(wheel, tmp_path / "installed")
     out = tmp_path / "site"
     done = subprocess.run(
@@ -190,10 +191,12 @@ def test_an_installed_wheel_builds_the_site_without_a_checkout(wheel, tmp_path):
     assert (out / "search.js").read_bytes() == (ROOT / "horserace" / "site" / "static" / "search.js").read_bytes()
     assert (out / "rules" / "HR-COUNT-4.html").is_file() and (out / "export" / "manifest.json").is_file()
     assert "carries no CHANGELOG.md" in (out / "changelog.html").read_text(encoding="utf-8")
+    assert "carries no guides" in (out / "guides" / "index.html").read_text(encoding="utf-8")
+    assert [p.name for p in (out / "guides").iterdir()] == ["index.html"]
 
 
 def test_an_installed_wheel_finds_the_perft_tables_by_name(wheel, tmp_path):
-    """The README's scenarios/generated/perft is a folder of the checkout: from a wheel
+    """The perft guide's scenarios/generated/perft is a folder of the checkout: from a wheel
     the tables are found by name, in the package's data."""
     site = tmp_path / "installed"
     env = _installed(wheel, site)
@@ -271,9 +274,9 @@ def test_the_long_description_starts_with_what_a_user_types(wheel):
 
 # ---------------------------------------------------------------------- the sdist
 #: What a checkout holds beside the package, that the sdist must hold too: the test suite
-#: (every subfolder), what the tests read (the examples, the tools, the documents), and
-#: the licence.
-SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios", "action")
+#: (every subfolder), what the tests read (the examples, the tools, the documents, the
+#: guides of docs/ that the README links and the site renders), and the licence.
+SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios", "action", "docs")
 SDIST_FILES = ("LICENSE", "README.md", "PYPI.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
 
 

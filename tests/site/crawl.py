@@ -4,6 +4,7 @@ local file must name one that exists, and every ``#anchor`` an ``id`` in its pag
     found = crawl(site)
     found.broken      # "fixtures/X.html: href rules/NO.html: no such file", ...
     found.external    # links that leave the site (http:, https:, //...)
+    fetched(found.external)  # those a browser would fetch (a script, an image): none allowed
     machine_paths(site, ["/home/me/horserace", ...])  # "index.html:12: /home/me/horserace", ...
 """
 
@@ -15,7 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["Crawl", "crawl", "ids_of", "links_of", "machine_paths"]
+__all__ = ["Crawl", "crawl", "fetched", "ids_of", "links_of", "machine_paths"]
 
 
 class _Collector(HTMLParser):
@@ -79,6 +80,13 @@ def crawl(root: Path) -> Crawl:
             elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in ids_of(target):
                 found.broken.append(f"{where}: {attribute} {value}: no id {parts.fragment!r} in {target.name}")
     return found
+
+
+def fetched(external: list[str]) -> list[str]:
+    """The external links a browser would fetch to show a page (a script, a stylesheet,
+    an image, a form's target): every one but a link a reader follows, ``<a href>`` (a
+    guide's link to no-color.org, say)."""
+    return [link for link in external if not link.split(": ", 1)[1].startswith("<a href=")]
 
 
 def machine_paths(root: Path, needles: list[str]) -> list[str]:

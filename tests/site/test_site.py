@@ -19,10 +19,10 @@ from horserace.errors import UsageError
 from horserace.resources.documents import load_glossary, load_interpretations, load_rules
 from horserace.resources.paths import default_corpus, source_root, spec_dir
 from horserace.site.build import MARKER, build_site
-from horserace.site.catalogue import Links, make_catalogue
+from horserace.site.catalogue import GUIDES, Links, make_catalogue
 from horserace.site.markdown import Markdown
 from horserace.site.search import fold
-from tests.site.crawl import crawl, ids_of, links_of, machine_paths
+from tests.site.crawl import crawl, fetched, ids_of, links_of, machine_paths
 
 #: The pages at the top of the site.
 TOP_PAGES = (
@@ -49,8 +49,9 @@ def _hrefs(page: Path) -> set[str]:
 def test_every_internal_link_resolves(site, corpus):
     found = crawl(site)
     assert found.broken == []
-    assert found.external == []  # no CDN, no web font, nothing fetched from elsewhere
-    assert found.pages == len(TOP_PAGES) + len(load_rules()) + len(corpus.fixtures)
+    assert fetched(found.external) == []  # no CDN, no web font, nothing fetched from elsewhere
+    guide_pages = len(GUIDES) + 2  # the README and CONTRIBUTING.md beside docs/
+    assert found.pages == len(TOP_PAGES) + len(load_rules()) + len(corpus.fixtures) + guide_pages
     assert found.links > 10_000
 
 
@@ -58,7 +59,8 @@ def test_the_crawler_finds_what_is_broken(tmp_path):
     (tmp_path / "there.html").write_text('<p id="here">x</p>', encoding="utf-8")
     (tmp_path / "page.html").write_text(
         '<a href="there.html#here">fine</a><a href="there.html#gone">anchor</a><a href="missing.html">file</a>'
-        '<img src="../outside.png"><a href="#top">own anchor</a><script src="https://cdn.example/x.js"></script>',
+        '<img src="../outside.png"><a href="#top">own anchor</a><script src="https://cdn.example/x.js"></script>'
+        '<a href="https://no-color.org">followed, not fetched</a>',
         encoding="utf-8",
     )
     found = crawl(tmp_path)
@@ -69,7 +71,11 @@ def test_the_crawler_finds_what_is_broken(tmp_path):
         "outside the site",
         "no id 'top' in page.html",
     ]
-    assert found.external == ["page.html: <script src='https://cdn.example/x.js'>"]
+    assert found.external == [
+        "page.html: <script src='https://cdn.example/x.js'>",
+        "page.html: <a href='https://no-color.org'>",
+    ]
+    assert fetched(found.external) == ["page.html: <script src='https://cdn.example/x.js'>"]
     (tmp_path / "data.json").write_text('{\n"file": "home/me/x.yaml"\n}', encoding="utf-8")
     assert machine_paths(tmp_path, ["home/me", "/nowhere/"]) == ["data.json:2: home/me"]
 
@@ -113,7 +119,7 @@ def test_a_copied_site_names_no_path_of_the_machine_and_has_no_dead_link(tmp_pat
     monkeypatch.chdir(tmp_path)
 
     found = crawl(copy)
-    assert found.broken == [] and found.external == []
+    assert found.broken == [] and fetched(found.external) == []
     assert found.pages > 200
     assert machine_paths(copy, _machine_paths(built, source_root(), cwd if working != "/" else tmp_path)) == []
     for fx in fixtures[:: len(fixtures) // 12]:

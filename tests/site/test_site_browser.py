@@ -35,6 +35,7 @@ SHOWN = {
     "rule-HR-COUNT-2": "rules/HR-COUNT-2.html",
     "fixture-8A5JZE": "fixtures/8A5JZE.html",
     "fixture-R2VH0H": "fixtures/R2VH0H.html",
+    "guide-implementers": "guides/implementers.html",
 }
 
 
@@ -92,8 +93,15 @@ CONTRAST = """(selector => {
 #: What the search box shows, and the search page lists.
 BOX = "form.search .search-results > *"
 LISTED = "#search-page .search-results > *"
-#: One page of each kind: the index, a rule, a fixture, a document, the search page.
-KINDS_OF_PAGE = ("index.html", "rules/HR-COUNT-4.html", "fixtures/8A5JZE.html", "protocol.html", "search.html")
+#: One page of each kind: the index, a rule, a fixture, a document, a guide, the search page.
+KINDS_OF_PAGE = (
+    "index.html",
+    "rules/HR-COUNT-4.html",
+    "fixtures/8A5JZE.html",
+    "protocol.html",
+    "guides/perft.html",
+    "search.html",
+)
 #: The key codes of the keys the tests press.
 _KEY_CODES = {"ArrowDown": 40, "ArrowUp": 38, "Home": 36, "End": 35, "Enter": 13, "Escape": 27, "/": 191}
 
@@ -159,6 +167,7 @@ def _pages_to_open(site: Path, fixtures: dict) -> list[Path]:
     rules = sorted((site / "rules").glob("*.html"))
     return [
         *sorted(site.glob("*.html")),
+        *sorted(site.glob("guides/*.html")),
         *rules[::8],
         *drawn,
         *(path for kind in ("settlement", "illegal", "perft") for path in others.get(kind, [])[:3]),
@@ -216,6 +225,13 @@ def test_the_search_box_finds_by_id_and_by_word_and_leads_there(site, tmp_path):
         page.evaluate("document.querySelector('form.search .search-results a.result').click()")
         browser.wait_for("Page.loadEventFired", page.session)
         assert page.evaluate("location.href") == first[1]
+
+        # A guide's section is found by its words, from a guide's page too (one folder down).
+        navigate(page, (site / "guides" / "cluster.html").as_uri())
+        tables = type_into_search(page, "perft tables")
+        guide = next(found for found in tables if found[0] == "result guide")
+        assert guide[1] == (site / "guides" / "perft.html").as_uri() + "#perft-tables"
+        assert "Perft: Perft tables" in guide[2]
 
         # Enter sends the words to the search page, which lists every result.
         type_into_search(page, "boneyard")
@@ -288,7 +304,7 @@ def test_the_search_results_can_be_read_on_every_kind_of_page(site, tmp_path, sc
                 ]
             assert page.errors == [], path
     assert failures == []
-    assert judged > 5 * 3 * 20
+    assert judged > len(KINDS_OF_PAGE) * 3 * 20
 
 
 def test_the_contrast_check_catches_white_on_white(tmp_path):

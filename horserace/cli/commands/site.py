@@ -13,12 +13,12 @@ __all__ = ["NAME", "register", "run"]
 NAME = "site"
 
 _DESCRIPTION = """\
-Write the specification as a static site into DIR, from spec/ and the bundled corpus
-(scenarios/):
+Write the specification and the guides as a static site into DIR, from spec/, the
+bundled corpus (scenarios/), and a checkout's README.md and docs/:
 
   index.html            where to start; the search box on every page finds rules,
-                        fixtures, register entries and glossary terms (in all four
-                        languages) by ID or by words
+                        fixtures, register entries, glossary terms (in all four
+                        languages) and the sections of the guides by ID or by words
   rules.html            spec/rules.md whole; rules/HR-XXX-N.html, one page per rule:
                         its text, its sources in the three documents (the sections they
                         cite), the register entries that bear on it, the glossary terms
@@ -31,6 +31,9 @@ Write the specification as a static site into DIR, from spec/ and the bundled co
                         that pin each reading
   glossary.html         the terms in English, Indonesian, Italian and Finnish
   protocol.html, fixture-format.html, changelog.html
+  guides/               the README (guides/index.html) and every guide of docs/, their
+                        links to each other and to the specification kept (a wheel
+                        carries no docs/: its Guides page says where they are)
   export/               the JSON export (as 'horserace export' writes it), linked from
                         every page
 

@@ -1,5 +1,6 @@
 /* The search box of the Horse Race specification site: every word typed must appear in
-   a rule, a fixture, a register entry or a glossary term (case and accents ignored); an
+   a rule, a fixture, a register entry, a glossary term or a section of a guide (case and
+   accents ignored); an
    ID typed whole comes first, then an ID it begins, then titles that hold the words.
    The index is search-index.js (window.HORSERACE_SEARCH: [kind, id, title, url, text]),
    written by `horserace site`; nothing is fetched, so it works from file:// too.
@@ -8,8 +9,8 @@
 (function () {
   "use strict";
 
-  var LABELS = { rule: "rule", entry: "register", term: "glossary", fixture: "fixture" };
-  var ORDER = { rule: 0, entry: 1, term: 2, fixture: 3 };
+  var LABELS = { rule: "rule", entry: "register", term: "glossary", fixture: "fixture", guide: "guide" };
+  var ORDER = { rule: 0, entry: 1, term: 2, fixture: 3, guide: 4 };
   var root = document.documentElement.getAttribute("data-root") || "";
 
   function fold(text) {
@@ -66,7 +67,7 @@
     if (!found.length) {
       var none = document.createElement("p");
       none.className = "none";
-      none.textContent = "No rule, fixture, register entry or term holds every word of \u201c" + query.trim() + "\u201d.";
+      none.textContent = "No rule, fixture, register entry, term or guide holds every word of \u201c" + query.trim() + "\u201d.";
       box.appendChild(none);
     }
     found.slice(0, limit).forEach(function (item) { box.appendChild(result(item)); });
