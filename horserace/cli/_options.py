@@ -109,13 +109,23 @@ def jobs_option(p: argparse.ArgumentParser, what: str, default: int = 1) -> None
 
 def cluster_option(p: argparse.ArgumentParser, what: str) -> None:
     """``--cluster ADDRESS|local:N``: run on a Dask cluster (the ``distributed`` extra;
-    :mod:`horserace.cluster`, imported only when it is given)."""
+    :mod:`horserace.cluster`, imported only when it is given, after
+    :func:`require_cluster_extra`)."""
     p.add_argument(
         "--cluster",
         metavar="ADDRESS|local:N",
         help=f"{what} on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N, N worker "
         "processes started on this machine (pip install 'horserace[distributed]')",
     )
+
+
+def require_cluster_extra() -> None:
+    """Before a command given ``--cluster`` imports :mod:`horserace.cluster`'s modules
+    (each needs Dask's ``distributed``): a :class:`UsageError` saying what to install
+    when the extra is missing."""
+    from horserace.cluster import require_extra  # noqa: PLC0415  (the cluster room, for a --cluster only)
+
+    require_extra()
 
 
 @contextlib.contextmanager

@@ -16,22 +16,27 @@ task, not by arrival, so a task that Dask re-runs after its worker died counts o
   :mod:`~horserace.cluster.perft`: the three campaigns;
 - :mod:`~horserace.cluster.bench`: the figures of ``horserace bench --cluster``.
 
-Nothing outside this room imports dask.  The package imports ``distributed`` here, so a
-command imports this room only once it has a ``--cluster`` (inside its ``run``): without
-the extra, that import is a :class:`~horserace.errors.UsageError` that says what to
-install (exit 4), never a traceback.
+Nothing outside this room imports dask.  Each module of the room imports
+``distributed``, so a command imports them only once it has a ``--cluster`` (inside its
+``run``), after :func:`require_extra` has checked that the extra is installed: without
+it, a :class:`~horserace.errors.UsageError` that says what to install (exit 4), never a
+traceback.  Importing this package itself needs nothing and raises nothing.
 """
 
 from __future__ import annotations
 
 from horserace.errors import UsageError
 
+__all__ = ["INSTALL", "require_extra"]
+
 #: What a user without the extra is told to run.
 INSTALL = "pip install 'horserace[distributed]'"
 
-try:
-    import distributed  # noqa: F401  (the gate of the extra: every module of the room needs it)
-except ImportError:
-    raise UsageError(f"--cluster needs Dask's distributed scheduler, an optional extra: {INSTALL}") from None
 
-__all__ = ["INSTALL"]
+def require_extra() -> None:
+    """A :class:`UsageError` saying what to install when Dask's ``distributed`` is
+    missing; called before the room's modules, which all need it, are imported."""
+    try:
+        import distributed  # noqa: F401, PLC0415  (the extra's gate: only a --cluster pays for it)
+    except ImportError:
+        raise UsageError(f"--cluster needs Dask's distributed scheduler, an optional extra: {INSTALL}") from None

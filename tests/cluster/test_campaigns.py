@@ -282,11 +282,22 @@ def test_the_usage_errors_of_cluster_options(capsys):
     assert "Traceback" not in err and "--divide" in err
 
 
-def test_without_the_extra_the_command_says_what_to_install():
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["fuzz", "--cluster", "local:2", "--budget", "1"],
+        ["mutants", "--cluster", "local:1"],
+        ["perft", "seed:1", "--depth", "2", "--divide", "--cluster", "local:1"],
+        ["bench", "--cluster", "local:1"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_without_the_extra_the_command_says_what_to_install(argv):
     code = (
         "import sys; sys.modules['distributed'] = None\n"
+        "import horserace.cluster  # the room's package itself imports, and raises, nothing\n"
         "from horserace.cli import main\n"
-        "sys.exit(main(['fuzz', '--cluster', 'local:2', '--budget', '1']))\n"
+        f"sys.exit(main({argv!r}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == ExitCode.USAGE

@@ -6,7 +6,14 @@ import argparse
 import json
 import sys
 
-from horserace.cli._options import clear_progress, format_option, progress, ruleset_from, variant_options
+from horserace.cli._options import (
+    clear_progress,
+    format_option,
+    progress,
+    require_cluster_extra,
+    ruleset_from,
+    variant_options,
+)
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError
@@ -130,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster:
         if args.cluster_seeds < 1:
             raise UsageError("--cluster-seeds must be at least 1")
+        require_cluster_extra()
         from horserace.cluster import bench as cluster_bench
         from horserace.cluster.connect import parse
 

@@ -14,6 +14,7 @@ from horserace.cli._options import (
     impl_argv,
     jobs_option,
     progress,
+    require_cluster_extra,
     rulesets_from,
     said_stopped,
     seconds,
@@ -232,6 +233,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--timeout is for a local run; on a cluster each scenario has 10 s: leave it out")
     if args.jobs != 1:
         raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
+    require_cluster_extra()
     from horserace.cluster.connect import connected, parse
     from horserace.cluster.fuzz import fuzz_on
 

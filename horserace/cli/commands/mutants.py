@@ -13,6 +13,7 @@ from horserace.cli._options import (
     load_corpus,
     paths_option,
     print_load_errors,
+    require_cluster_extra,
     said_stopped,
     unwound_by_signals,
     write_out,
@@ -84,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     ran = None
     stopped = None
     if args.cluster is not None:
+        require_cluster_extra()
         from horserace.cluster.connect import connected, parse
         from horserace.cluster.mutants import mutants_on
 

@@ -16,6 +16,7 @@ from horserace.cli._options import (
     load_corpus,
     print_load_errors,
     progress,
+    require_cluster_extra,
     ruleset_from,
     said_stopped,
     seconds,
@@ -195,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("horserace perft: --cluster splits the count by first move: give --divide too")
         from dataclasses import replace
 
+        require_cluster_extra()
         from horserace.cluster.connect import connected, parse
         from horserace.cluster.perft import count_on
 
