@@ -88,3 +88,12 @@ def test_a_signal_stops_the_study_with_what_ran(signum, code):
     assert b"Traceback" not in err and b"shards that ran" in err
     assert b"stopped: " in out and b"2 players" in out
     assert left_running(workers) == []
+
+
+def test_bench_measures_the_study_with_one_and_two_jobs(capsys):
+    assert (
+        main(["bench", "--hands", "0", "--impact", "--impact-matches", "3", "--repeat", "1", "--format", "json"]) == 0
+    )
+    impact = json.loads(capsys.readouterr().out)["impact"]
+    assert impact["matches_per_run"] == 2 * 4 * 3
+    assert [f["jobs"] for f in impact["figures"]] == [1, 2] and impact["figures"][0]["median_speed_up"] == 1.0
