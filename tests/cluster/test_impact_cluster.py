@@ -10,7 +10,7 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
-from horserace.cluster.impact import impact_on
+from horserace.cluster.impact import impact_on, shard_matches
 from horserace.engine.seating import Seating
 from horserace.quality.impact import study
 from horserace.resources.rulesets import resolve
@@ -40,3 +40,12 @@ def test_impact_cluster_says_where_it_ran(client, capsys):
     assert data["cluster"]["unit"] == "matches" and data["cluster"]["tasks"] == 1
     assert sum(w["units"] for w in data["cluster"]["per_worker"].values()) == 20
     assert all(r["difference"] == 0 for r in data["rows"])
+
+
+def test_shards_on_a_cluster_give_each_worker_four():
+    """Matches per shard: enough for 4 shards a worker, from 50 (a local run's) to 2,000
+    (some 4 s of play a task); given, as given."""
+    assert shard_matches(1000, 4, 2) == 500  # 4,000 matches a side / (2 workers x 4)
+    assert shard_matches(40, 2, 2) == 50
+    assert shard_matches(25_000_000, 4, 32) == 2000  # 10^8 matches a side on 32 workers: 50,000 tasks
+    assert shard_matches(1000, 4, 2, 7) == 7

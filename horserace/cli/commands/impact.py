@@ -51,8 +51,9 @@ often as the level says.
 
 The statistics need NumPy and SciPy: pip install 'horserace[impact]'.
 
-Results are the same for every --jobs and on any cluster: the matches are cut into
-shards of 50 fixed by the seed, and each shard's sums are merged exactly. Ctrl-C (or
+Results are the same for every --jobs, --shard-matches and cluster: the matches are cut
+into shards fixed by the seed and --matches (never by the workers), and the shards' sums
+are kept and merged exactly. Ctrl-C (or
 SIGTERM, SIGHUP) stops the study: the output holds the shards that ran; exit 130 (143,
 129).
 
@@ -109,6 +110,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="ALPHA",
         help="the family-wise significance level, over every metric and seating (default: 0.05)",
     )
+    p.add_argument(
+        "--shard-matches",
+        type=count(1, 10**9),
+        metavar="N",
+        help="matches of one seating per shard, the unit of --jobs and of a cluster's tasks; the figures do "
+        "not depend on it (default: 50; on a cluster, enough for 4 shards a worker, 50 to 2,000)",
+    )
     p.add_argument("--html", metavar="DIR", help="also write DIR/impact.html, the study with its plots")
     jobs_option(p, "worker processes playing the shards")
     cluster_option(p, "play the shards, one task each,")
@@ -123,7 +131,7 @@ def _seatings(chosen: list[str] | None) -> tuple[Seating, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from horserace._files import atomic_write
-    from horserace.quality.impact import study
+    from horserace.quality.impact import SHARD_MATCHES, study
     from horserace.quality.impact_stats import analyse, require_extra
     from horserace.reports.impact import study_dict, study_html, study_text
     from horserace.resources.rulesets import resolve
@@ -156,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
                 streams=args.streams,
                 jobs=args.jobs,
                 level=args.level,
+                shard_size=args.shard_matches or SHARD_MATCHES,
                 progress=tick,
             )
     else:
@@ -176,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
                 seatings=seatings,
                 streams=args.streams,
                 level=args.level,
+                shard_size=args.shard_matches,
                 progress=tick,
             )
     clear_progress(bar)
