@@ -273,7 +273,7 @@ def test_the_long_description_starts_with_what_a_user_types(wheel):
 #: What a checkout holds beside the package, that the sdist must hold too: the test suite
 #: (every subfolder), what the tests read (the examples, the tools, the documents), and
 #: the licence.
-SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios", "action")
+SDIST_FOLDERS = ("tests", "examples", "tools", "spec", "scenarios", "action", "docs")
 SDIST_FILES = ("LICENSE", "README.md", "PYPI.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml")
 
 
