@@ -19,7 +19,7 @@ From them:
 
 A metric whose differences are all zero (the same games under both rulesets) has
 interval [0, 0] and p = 1; one whose differences are all equal and not zero has a point
-interval and p = 0.
+interval and the sign test's p, ``2 * 0.5^n``.
 """
 
 from __future__ import annotations
@@ -121,8 +121,10 @@ def _row(stats: Any, seating: str, metric: str, name: str, t: Tally, paired: boo
         se = math.sqrt(va + vb)
         df = (va + vb) ** 2 / (va * va / (n - 1) + vb * vb / (n - 1)) if va + vb > 0 else n - 1.0
     if se == 0.0 or not math.isfinite(se):
-        # Every difference the same: a point interval; p is 1 if it is zero, else 0.
-        p = 1.0 if diff == 0 else 0.0
+        # Every difference the same: a point interval; p is 1 if it is zero, else the sign
+        # test's (n differences of one sign, by chance: 2 * 0.5^n), which a few matches
+        # cannot push below the level.
+        p = 1.0 if diff == 0 else float(stats.binomtest(n, n, 0.5).pvalue)
         return Row(seating, metric, name, n, mean_a, mean_b, diff, diff, diff, 0.0, p)
     half = float(stats.t.ppf(0.975, df)) * se
     p = float(2 * stats.t.sf(abs(diff) / se, df))

@@ -7,6 +7,8 @@ The expected directions are stated before the study is run, from the register
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from horserace.engine.seating import SEATINGS, Seating
@@ -155,3 +157,19 @@ def test_holm_matches_its_definition():
     """Holm's adjusted p-values: sorted p times (m - rank), running maximum, capped at 1,
     back in the order given (worked: p = 0.01, 0.04, 0.03, 0.5 -> 0.04, 0.09, 0.09, 0.5)."""
     assert holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+
+
+def test_equal_differences_of_a_few_matches_are_not_a_certainty():
+    """Two matches whose differences happen to be equal (a zero spread) are not a
+    significant difference: the sign test's p, 2 x 0.5^2 = 0.5; ten such, 2 x 0.5^10."""
+    from scipy import stats
+
+    from horserace.quality.impact_stats import _row
+
+    for n, p in ((2, 0.5), (10, 2 * 0.5**10)):
+        tally = Tally()
+        for _ in range(n):
+            values = dict.fromkeys(tally.sums, 1.0)
+            tally.add(values, {**values, "hands_per_match": 2.0}, (Counter(), Counter()))
+        row = _row(stats, "2 players", "hands_per_match", "hands per match", tally, True)
+        assert (row.diff, row.low, row.high) == (1.0, 1.0, 1.0) and row.p == pytest.approx(p)
