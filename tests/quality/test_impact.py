@@ -42,8 +42,9 @@ def test_block_round_of_passes_changes_passes_alone():
     pass changes a hand, the layout or a score)". On common streams every game is then
     the same under both rulesets, placement for placement: every metric is exactly
     equal, except passes per hand, which rises by one pass per seat per blocked hand
-    (a round of passes where the canonical reading ends the hand at once). Only common
-    random numbers can show this: the choices stay in step through the extra passes."""
+    (a round of passes where the canonical reading ends the hand at once). The choices
+    and the next deals stay in step through the extra passes (no pass draws a number);
+    on independent streams nothing of this would hold."""
     b = resolve("block-round-of-passes")
     result = study(CANONICAL, b, matches=40, seed=11)
     rows = _rows(result)
