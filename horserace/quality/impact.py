@@ -1,9 +1,11 @@
 """``horserace impact``: what a change of the rules does to the game, measured.
 
-Both rulesets play the same matches: match ``i`` of a seating is dealt, hand by hand, from
-a stream seeded by the study's seed, the seating, ``i`` and the hand's number, and every
-placement is chosen from another such stream as a uniform number mapped onto the legal
-placements in sorted order (**common random numbers**).  Where the two rulesets offer the
+Both rulesets play the same matches: hand ``h`` of match ``i`` of a seating is dealt
+from a stream seeded by the study's seed, the seating, ``i`` and ``h`` (the deal always
+takes the same 27 numbers of it), and every placement is chosen by the stream's next
+number mapped onto the legal placements in sorted order; the lots for the opener, and
+the give-ups of ``continuation=optional``, have streams of their own (**common random
+numbers**).  Where the two rulesets offer the
 same legal placements the two games make the same choice; where they part, the next hand
 is dealt alike again.  So the difference of a match's figures under A and under B is the
 rule change's, not chance's, and the two are compared pairwise (``streams="common"``).
@@ -233,12 +235,19 @@ def match_values(ruleset: Ruleset, seating: Seating, key: str) -> tuple[dict[str
     chains: Counter[int] = Counter()
     while not match.over and match.hands_played < MAX_HANDS:
         h = match.hands_played
-        match.rng = random.Random(f"{key}/{h}/deal")  # the deal, and the lot after a block
+        # The hand's stream: its deal (always 27 numbers, so the choices start alike
+        # under both rulesets), then one number per choice.
+        stream = random.Random(f"{key}/{h}")
+        match.rng = stream
         hand = match.deal()
         hand.run(
-            _chooser(random.Random(f"{key}/{h}/choose").random, offered),
+            _chooser(stream.random, offered),
             _giving_up(random.Random(f"{key}/{h}/give-up").random) if optional else None,
         )
+        if hand.next_opener is None and not hand.match_over:
+            # A new lot (after a block): from a stream of its own, not from wherever the
+            # choices left the hand's.
+            match.rng = random.Random(f"{key}/{h}/lot")
         match.finish(hand)
         chain = 0
         for event in hand.events:

@@ -31,7 +31,7 @@ _DESCRIPTION = """\
 Play N random matches per seating under ruleset A and under ruleset B from the same
 deals and the same stream of random choices (common random numbers): hand h of match i
 is dealt from a stream seeded by --seed, the seating, i and h under both rulesets, and
-each placement is a uniform number from another such stream mapped onto the legal
+each placement is the next uniform number of that stream mapped onto the legal
 placements in sorted order, so where the two rulesets allow the same placements the two
 games make the same choice. The difference of each match's figures is then the rule
 change's, paired by match.
