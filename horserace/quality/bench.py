@@ -712,6 +712,7 @@ def measure_impact(
     a, b = resolve("canonical"), resolve("one-branch")
     rates: dict[int, list[float]] = {j: [] for j in jobs}
     busy: dict[int, list[float]] = {j: [] for j in jobs}
+    cpu_ms: dict[int, list[float]] = {j: [] for j in jobs}
     played = 0
     load_before = os.getloadavg()[0]
     for r in range(repeats):
@@ -726,7 +727,9 @@ def measure_impact(
             rates[j].append(played / seconds)
             # Cores' worth of CPU the run had (its workers reaped, so counted): on a shared
             # machine the ceiling of its speed-up.
-            busy[j].append((time.process_time() + _children_cpu() - cpu) / seconds)
+            spent = time.process_time() + _children_cpu() - cpu
+            busy[j].append(spent / seconds)
+            cpu_ms[j].append(spent * 1000 / played)
     first = jobs[0]
     figures = []
     for j in jobs:
@@ -741,6 +744,7 @@ def measure_impact(
                 "min_speed_up": round(min(ratios), 3),
                 "max_speed_up": round(max(ratios), 3),
                 "median_cores_busy": round(statistics.median(busy[j]), 2),
+                "median_cpu_ms_per_match": round(statistics.median(cpu_ms[j]), 3),
             }
         )
     return {
@@ -762,11 +766,17 @@ def format_impact(impact_result: dict) -> str:
         f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
         f"load average {before} before, {after} after)",
         "",
-        f"{'jobs':>4}  {'matches/s':>21}  {'speed-up':>20}  {'cores busy':>10}",
+        f"{'jobs':>4}  {'matches/s':>21}  {'speed-up':>20}  {'cores busy':>10}  {'CPU ms/match':>12}",
     ]
     for f in impact_result["figures"]:
         rate = f"{f['median_matches_per_second']:,} [{f['min_matches_per_second']:,}-{f['max_matches_per_second']:,}]"
         up = f"{f['median_speed_up']:.2f}x [{f['min_speed_up']:.2f}-{f['max_speed_up']:.2f}]"
-        lines.append(f"{f['jobs']:>4}  {rate:>21}  {up:>20}  {f['median_cores_busy']:>10.2f}")
-    lines.append("cores busy: CPU seconds of the run and its workers per second of it, the ceiling of a speed-up")
+        lines.append(
+            f"{f['jobs']:>4}  {rate:>21}  {up:>20}  {f['median_cores_busy']:>10.2f}  "
+            f"{f['median_cpu_ms_per_match']:>12.3f}"
+        )
+    lines.append(
+        "cores busy: CPU seconds of the run and its workers per second of it, the ceiling of a speed-up; "
+        "CPU ms/match: the same CPU per match played (what the workers' start and their messages add)"
+    )
     return "\n".join(lines)
