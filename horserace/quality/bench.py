@@ -32,10 +32,12 @@ __all__ = [
     "PlayFigure",
     "current_rss_kib",
     "format_fuzz",
+    "format_impact",
     "format_text",
     "measure_conformance",
     "measure_corpus",
     "measure_fuzz",
+    "measure_impact",
     "measure_perft",
     "measure_play",
     "measure_pytest_plugin",
@@ -688,5 +690,93 @@ def format_fuzz(fuzz_result: dict) -> str:
     lines.append(
         "per process: hands per second divided by the implementation processes; implementation CPU: its start "
         f"({fuzz_result['implementation_start_up_cpu_ms']} ms a process) taken off"
+    )
+    return "\n".join(lines)
+
+
+def measure_impact(
+    matches: int = 500,
+    repeats: int = 5,
+    jobs: tuple[int, ...] = (1, 2),
+    progress: Callable[[str], None] | None = None,
+) -> dict:
+    """Matches per second of an impact study (canonical against one-branch, every
+    seating, ``matches`` a seating and a side), with each of ``jobs`` worker processes in
+    turn, alternated round by round so that a change of load falls on all alike; the
+    speed-up of each job count over the first, as the median of the rounds' ratios."""
+    import os  # noqa: PLC0415  (see above measure_corpus)
+
+    from horserace.quality.impact import study  # noqa: PLC0415
+    from horserace.resources.rulesets import resolve  # noqa: PLC0415
+
+    a, b = resolve("canonical"), resolve("one-branch")
+    rates: dict[int, list[float]] = {j: [] for j in jobs}
+    busy: dict[int, list[float]] = {j: [] for j in jobs}
+    cpu_ms: dict[int, list[float]] = {j: [] for j in jobs}
+    played = 0
+    load_before = os.getloadavg()[0]
+    for r in range(repeats):
+        for j in jobs:
+            if progress:
+                progress(f"impact: --jobs {j}: repeat {r + 1}/{repeats}")
+            cpu = time.process_time() + _children_cpu()
+            began = time.perf_counter()
+            result = study(a, b, matches=matches, seed=r, jobs=j)
+            seconds = time.perf_counter() - began
+            played = 2 * sum(t.matches for t in result.tallies.values())
+            rates[j].append(played / seconds)
+            # Cores' worth of CPU the run had (its workers reaped, so counted): on a shared
+            # machine the ceiling of its speed-up.
+            spent = time.process_time() + _children_cpu() - cpu
+            busy[j].append(spent / seconds)
+            cpu_ms[j].append(spent * 1000 / played)
+    first = jobs[0]
+    figures = []
+    for j in jobs:
+        ratios = [x / y for x, y in zip(rates[j], rates[first])]
+        figures.append(
+            {
+                "jobs": j,
+                "median_matches_per_second": round(statistics.median(rates[j])),
+                "min_matches_per_second": round(min(rates[j])),
+                "max_matches_per_second": round(max(rates[j])),
+                "median_speed_up": round(statistics.median(ratios), 3),
+                "min_speed_up": round(min(ratios), 3),
+                "max_speed_up": round(max(ratios), 3),
+                "median_cores_busy": round(statistics.median(busy[j]), 2),
+                "median_cpu_ms_per_match": round(statistics.median(cpu_ms[j]), 3),
+            }
+        )
+    return {
+        "rulesets": [a.name, b.name],
+        "matches_per_run": played,
+        "repeats": repeats,
+        "cpus": os.cpu_count(),
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "figures": figures,
+    }
+
+
+def format_impact(impact_result: dict) -> str:
+    """The impact study's figures as a table."""
+    before, after = impact_result["load_average"]
+    a, b = impact_result["rulesets"]
+    lines = [
+        f"Impact study {a} against {b}: {impact_result['matches_per_run']:,} matches a run, both sides, every "
+        f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
+        f"load average {before} before, {after} after)",
+        "",
+        f"{'jobs':>4}  {'matches/s':>21}  {'speed-up':>20}  {'cores busy':>10}  {'CPU ms/match':>12}",
+    ]
+    for f in impact_result["figures"]:
+        rate = f"{f['median_matches_per_second']:,} [{f['min_matches_per_second']:,}-{f['max_matches_per_second']:,}]"
+        up = f"{f['median_speed_up']:.2f}x [{f['min_speed_up']:.2f}-{f['max_speed_up']:.2f}]"
+        lines.append(
+            f"{f['jobs']:>4}  {rate:>21}  {up:>20}  {f['median_cores_busy']:>10.2f}  "
+            f"{f['median_cpu_ms_per_match']:>12.3f}"
+        )
+    lines.append(
+        "cores busy: CPU seconds of the run and its workers per second of it, the ceiling of a speed-up; "
+        "CPU ms/match: the same CPU per match played (what the workers' start and their messages add)"
     )
     return "\n".join(lines)

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from horserace.corpus.attribution import cause_of
 from horserace.corpus.compare import Difference, diff
 from horserace.corpus.encoding import event_record
 from horserace.corpus.fixture import Fixture
@@ -20,20 +21,63 @@ from horserace.corpus.observers import observe
 from horserace.engine.match import Match
 from horserace.engine.playout import play_random_hand
 from horserace.engine.seating import SEATINGS
-from horserace.errors import ScenarioError
+from horserace.errors import HorseRaceError, ScenarioError
+from horserace.quality.diagnosis import _records, _same_first
 from horserace.resources.rulesets import NamedRuleset
 
-__all__ = ["DiffReport", "FixtureChange", "MatchChange", "ab", "ab_text", "diff_fixtures", "diff_matches", "run_diff"]
+__all__ = [
+    "Attribution",
+    "DiffReport",
+    "FixtureChange",
+    "MatchChange",
+    "ab",
+    "ab_text",
+    "attribute",
+    "diff_fixtures",
+    "diff_matches",
+    "run_diff",
+]
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Which changed field causes a fixture's difference: each field's reading of B set
+    alone on A, its observations compared with B's as the diagnosis compares a deviation's
+    with an implementation's answer.
+
+    - ``alone``: the fields whose change alone gives B's observations exactly;
+    - ``first``: those whose change alone departs from A where B does, and as B does (the
+      same first difference, in dependency order), but not in everything;
+    - neither: the difference comes only from the fields together;
+    - ``rule``: the rule the first difference concerns (the diagnosis's attribution)."""
+
+    alone: tuple[str, ...]
+    first: tuple[str, ...]
+    rule: str | None
+
+    def text(self, fields: int) -> str:
+        if self.alone:
+            found = f"caused by {' and by '.join(self.alone)} alone"
+        elif self.first:
+            found = f"first difference caused by {' and by '.join(self.first)} alone (not all of it)"
+        else:
+            found = f"caused only by the {fields} fields together"
+        return found + (f"; rule {self.rule}" if self.rule else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"alone": list(self.alone), "first": list(self.first), "rule": self.rule}
 
 
 @dataclass
 class FixtureChange:
     fixture: Fixture
     differences: list[Difference]
+    attribution: Attribution | None = None
 
     def to_dict(self) -> dict:
         fx = self.fixture
         return {
+            "attribution": self.attribution.to_dict() if self.attribution is not None else None,
             "id": fx.id,
             "file": fx.file,
             "line": fx.line,
@@ -161,7 +205,45 @@ def _refusal(observations: dict) -> str:
     return f"{at}{refused['message']} ({refused['rule']})"
 
 
+def _observe_readings(fx: Fixture, readings: dict[str, str]) -> dict:
+    try:
+        return observe(fx.kind, fx.input, readings)
+    except ScenarioError as exc:
+        return {"rejected": {"at": exc.at, "rule": exc.rule, "message": exc.message}}
+
+
+def attribute(fx: Fixture, a: NamedRuleset, b: NamedRuleset, obs_a: dict, obs_b: dict) -> Attribution:
+    """Which of the readings that differ between ``a`` and ``b`` causes the fixture's
+    difference (:class:`Attribution`)."""
+    refused = obs_b.get("rejected") or obs_a.get("rejected")
+    theirs = [] if refused else diff(obs_a, obs_b)
+    rule: str | None = None
+    if refused:  # one side refuses the input: the rule it names
+        rule = refused.get("rule")
+    elif theirs:
+        try:
+            cause = cause_of(fx, "fail", theirs)
+        except HorseRaceError:  # a position the reference cannot replay: no rule to name
+            cause = None
+        rule = cause.rule if cause is not None else None
+    alone, first = [], []
+    for name, value in a.ruleset.readings.items():
+        other = b.ruleset.readings[name]
+        if other == value:
+            continue
+        obs_f = _observe_readings(fx, {**a.ruleset.readings, name: other})
+        if obs_f == obs_b:
+            alone.append(name)
+        elif obs_f != obs_a and theirs and "rejected" not in obs_f:
+            ours = diff(obs_a, obs_f)
+            if _records(ours) != _records(theirs) and _same_first(fx, theirs, ours):
+                first.append(name)
+    return Attribution(tuple(alone), tuple(first), rule)
+
+
 def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> list[FixtureChange]:
+    """Every fixture observed differently under ``a`` and ``b``, each attributed to the
+    reading (or readings) whose change causes it (:func:`attribute`)."""
     changes = []
     for fx in fixtures:
         obs_a, obs_b = _observe(fx, a), _observe(fx, b)
@@ -171,7 +253,7 @@ def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> 
             found = [Difference(("input refused",), _refusal(obs_a), _refusal(obs_b))]
         else:
             found = diff(obs_a, obs_b) or [Difference(("(observations)",), obs_a, obs_b)]
-        changes.append(FixtureChange(fx, found))
+        changes.append(FixtureChange(fx, found, attribute(fx, a, b, obs_a, obs_b)))
     return changes
 
 

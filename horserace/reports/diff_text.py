@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from horserace.quality.ruleset_diff import DiffReport, MatchChange, ab_text
+from horserace.quality.ruleset_diff import DiffReport, FixtureChange, MatchChange, ab_text
 from horserace.reports.escape import code_span, for_markdown
 
 __all__ = ["format_markdown", "format_text"]
@@ -65,6 +65,18 @@ def _divergence(m: MatchChange, verbose: bool) -> list[str]:
     return lines
 
 
+def _several(report: DiffReport) -> int:
+    """How many readings differ, when several do (0 otherwise): then each fixture's
+    difference is attributed to the reading or readings that cause it."""
+    readings = [f for f, _, _ in report.fields() if f != "target"]
+    return len(readings) if len(readings) > 1 else 0
+
+
+def _caused(report: DiffReport, change: FixtureChange) -> str:
+    several = _several(report)
+    return change.attribution.text(several) if several and change.attribution is not None else ""
+
+
 def format_text(report: DiffReport, *, verbose: bool = False) -> str:
     lines = [
         f"ruleset A: {report.a.name} ({report.a.description})",
@@ -79,6 +91,9 @@ def format_text(report: DiffReport, *, verbose: bool = False) -> str:
             fx, first = c.fixture, c.differences[0]
             more = f" (+{len(c.differences) - 1} more fields)" if len(c.differences) > 1 else ""
             lines.append(f"  {fx.id} [{fx.kind}] {fx.file}:{fx.line}: {ab_text(first)}{more}")
+            caused = _caused(report, c)
+            if caused:
+                lines.append(f"    {caused}")
     if report.matches:
         summary = report.match_summary()
         gaps = ", ".join(f"{k}: {n}" for k, n in summary["score_gap"].items() if n) or "none"
@@ -108,13 +123,14 @@ def format_markdown(report: DiffReport, *, verbose: bool = False) -> str:
         "",
         f"{len(report.changed)} of {report.fixtures} fixtures observe differently.",
     ]
+    several = _several(report)
     for rule, changes in report.by_rule().items():
         lines += [
             "",
             f"### {rule}",
             "",
-            "| fixture | kind | first difference | A | B | fields |",
-            "|---|---|---|---|---|---:|",
+            "| fixture | kind | first difference | A | B | fields |" + (" caused by |" if several else ""),
+            "|---|---|---|---|---|---:|" + ("---|" if several else ""),
         ]
         for c in changes:
             first = c.differences[0]
@@ -126,6 +142,8 @@ def format_markdown(report: DiffReport, *, verbose: bool = False) -> str:
                 _side(first.actual, first.item == "missing"),
                 str(len(c.differences)),
             ]
+            if several:
+                cells.append(for_markdown(_caused(report, c), cell=True))
             lines.append("| " + " | ".join(cells) + " |")
     if report.matches:
         summary = report.match_summary()

@@ -39,6 +39,7 @@ GUIDES = (
     ("implementers", "Checking your implementation"),
     ("reports", "Reading the reports"),
     ("rule-maintainers", "For rule maintainers"),
+    ("impact-studies", "Rule-impact studies"),
     ("perft", "Perft"),
     ("cluster", "Campaigns on a cluster"),
     ("robustness", "Robustness"),

@@ -26,6 +26,7 @@ HELP: dict[str, str] = {
     "play": "play and print a seeded sample hand (or match) with random legal placements",
     "perft": "count the move sequences of a given depth from a position (perft), with --divide per first move",
     "diff": "which outcomes change between two rulesets",
+    "impact": "what a rule change does to the game: paired random matches, metrics with confidence intervals",
     "fuzz": "differential fuzzing: random scenarios of every kind against an implementation and the reference",
     "mutants": "run the corpus against every named deviation of the engine (mutants and house rules); report killed and surviving ones",
     "export": "write the corpus, rulesets and schemas as plain JSON, with the spec and a version stamp",

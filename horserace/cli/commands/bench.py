@@ -110,6 +110,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="seeds per run of the every-kind workload for --fuzz, six scenarios each (default: 300)",
     )
+    p.add_argument(
+        "--impact",
+        action="store_true",
+        help="also measure an impact study (canonical against one-branch, every seating) in matches per second "
+        "with --jobs 1 and 2, alternated (--repeat runs), and the speed-up of 2 over 1",
+    )
+    p.add_argument(
+        "--impact-matches",
+        type=int,
+        default=500,
+        metavar="N",
+        help="matches per seating and side of each run of --impact (default: 500)",
+    )
     variant_options(p, "measure random play under this reading of the register (repeatable)")
 
 
@@ -133,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
         if args.fuzz
         else None
     )
+    impact_result = None
+    if args.impact:
+        if args.impact_matches < 2:
+            raise UsageError("--impact-matches must be at least 2")
+        impact_result = bench.measure_impact(args.impact_matches, repeats=args.repeat, progress=bar)
     cluster_result = None
     if args.cluster:
         if args.cluster_seeds < 1:
@@ -150,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if cluster_result is not None:
         result["cluster"] = cluster_result
+    if impact_result is not None:
+        result["impact"] = impact_result
     text = bench.format_text(result) if args.format == "text" else ""
+    if impact_result is not None and args.format == "text":
+        text = "\n".join(t for t in (text, bench.format_impact(impact_result)) if t)
     if cluster_result is not None and args.format == "text":
         text = "\n".join(t for t in (text, cluster_bench.format_text(cluster_result)) if t)
     print(json.dumps(result, indent=2) if args.format == "json" else text)

@@ -29,7 +29,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Observe every fixture's input under ruleset A and ruleset B (the fixture's own "
         "scores and target stay), and with --play N play N seeded random matches to the target under "
         "both; list what differs, field by field, grouped by rule ID, with the first divergence. "
-        "Exit 0 when nothing differs, 1 when something does.",
+        "Where A and B differ in several readings, each fixture's difference is put down to the reading "
+        "whose change alone on A gives B's observations ('caused by X alone'), or B's first difference only "
+        "('first difference caused by X alone'), or to the readings together, with the rule of its first "
+        "difference, as conform's diagnosis finds it. For what a change does to whole games, with "
+        "confidence intervals, see 'horserace impact'. Exit 0 when nothing differs, 1 when something does.",
     )
     p.add_argument(
         "--rules",
