@@ -289,6 +289,7 @@ def test_the_usage_errors_of_cluster_options(capsys):
         ["mutants", "--cluster", "local:1"],
         ["perft", "seed:1", "--depth", "2", "--divide", "--cluster", "local:1"],
         ["bench", "--cluster", "local:1"],
+        ["impact", "--rules", "canonical", "--rules", "one-branch", "--cluster", "local:1"],
     ],
     ids=lambda argv: argv[0],
 )

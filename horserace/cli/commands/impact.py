@@ -15,6 +15,7 @@ from horserace.cli._options import (
     format_option,
     jobs_option,
     progress,
+    require_cluster_extra,
     unwound_by_signals,
     write_out,
 )
@@ -170,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.jobs != 1:
             raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
+        require_cluster_extra()
         from horserace.cluster.connect import connected, parse
         from horserace.cluster.impact import impact_on
 
