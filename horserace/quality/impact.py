@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from horserace.engine.events import Draw, EndTurn, HandEnd, HandEndReason, Pass, Place
-from horserace.engine.hand import Move
+from horserace.engine.hand import Hand, Move
 from horserace.engine.match import Match
 from horserace.engine.ruleset import Continuation, Ruleset
 from horserace.engine.seating import SEATINGS, Seating
@@ -221,6 +221,66 @@ def _giving_up(uniform: Callable[[], float]) -> Callable[[], bool]:
     return lambda: uniform() < 0.5
 
 
+@dataclass
+class _Counts:
+    """What the events of a match's hands add up to."""
+
+    placements: int = 0
+    draws: int = 0
+    passes: int = 0
+    blocked: int = 0
+    placed_credit: int = 0
+    settled_credit: int = 0
+    chains: Counter[int] = field(default_factory=Counter)  #: turns by their placements, capped
+
+    def add(self, events: Sequence[object]) -> None:
+        """One hand's events: a chain is a turn's run of placements, ended by a placement
+        that does not continue, a pass, an end of turn or the end of the hand."""
+        chain = 0
+        for event in events:
+            kind = type(event)
+            if kind is Place:
+                self.placements += 1
+                self.placed_credit += event.credit  # type: ignore[attr-defined]
+                chain += 1
+                if not event.continues:  # type: ignore[attr-defined]
+                    chain = self._chain_ends(chain)
+            elif kind is Draw:
+                self.draws += 1
+            elif kind is Pass or kind is EndTurn:
+                self.passes += kind is Pass
+                chain = self._chain_ends(chain)
+            elif kind is HandEnd:  # the hand may end on a placement that would have continued
+                chain = self._chain_ends(chain)
+                self.blocked += event.reason is HandEndReason.BLOCKED  # type: ignore[attr-defined]
+                self.settled_credit += sum(event.credits)  # type: ignore[attr-defined]
+
+    def _chain_ends(self, chain: int) -> int:
+        if chain:
+            self.chains[min(chain, CHAIN_CAP)] += 1
+        return 0
+
+
+def _play_hand(match: Match, key: str, offered: list[int], optional: bool) -> Hand:
+    """The next hand of ``match``, dealt and played from the streams of ``key``."""
+    h = match.hands_played
+    # The hand's stream: its deal (always 27 numbers, so the choices start alike under
+    # both rulesets), then one number per choice.
+    stream = random.Random(f"{key}/{h}")
+    match.rng = stream
+    hand = match.deal()
+    hand.run(
+        _chooser(stream.random, offered),
+        _giving_up(random.Random(f"{key}/{h}/give-up").random) if optional else None,
+    )
+    if hand.next_opener is None and not hand.match_over:
+        # A new lot (after a block): from a stream of its own, not from wherever the
+        # choices left the hand's.
+        match.rng = random.Random(f"{key}/{h}/lot")
+    match.finish(hand)
+    return hand
+
+
 def match_values(ruleset: Ruleset, seating: Seating, key: str) -> tuple[dict[str, float], Counter[int]]:
     """Play one match under ``ruleset`` from the streams named by ``key``; its value of
     every metric and its chain lengths."""
@@ -229,69 +289,31 @@ def match_values(ruleset: Ruleset, seating: Seating, key: str) -> tuple[dict[str
     )
     opener_side = seating.side_of(match.opener)
     optional = ruleset.continuation is Continuation.OPTIONAL
-    placements = draws = passes = blocked = 0
-    placed_credit = settled_credit = 0
     offered = [0, 0]  # choices made, legal placements offered in them
-    chains: Counter[int] = Counter()
+    counts = _Counts()
     while not match.over and match.hands_played < MAX_HANDS:
-        h = match.hands_played
-        # The hand's stream: its deal (always 27 numbers, so the choices start alike
-        # under both rulesets), then one number per choice.
-        stream = random.Random(f"{key}/{h}")
-        match.rng = stream
-        hand = match.deal()
-        hand.run(
-            _chooser(stream.random, offered),
-            _giving_up(random.Random(f"{key}/{h}/give-up").random) if optional else None,
-        )
-        if hand.next_opener is None and not hand.match_over:
-            # A new lot (after a block): from a stream of its own, not from wherever the
-            # choices left the hand's.
-            match.rng = random.Random(f"{key}/{h}/lot")
-        match.finish(hand)
-        chain = 0
-        for event in hand.events:
-            kind = type(event)
-            if kind is Place:
-                placements += 1
-                placed_credit += event.credit  # type: ignore[union-attr]
-                chain += 1
-                if not event.continues:  # type: ignore[union-attr]
-                    chains[min(chain, CHAIN_CAP)] += 1
-                    chain = 0
-            elif kind is Draw:
-                draws += 1
-            elif kind is Pass or kind is EndTurn:
-                passes += kind is Pass
-                if chain:
-                    chains[min(chain, CHAIN_CAP)] += 1
-                    chain = 0
-            elif kind is HandEnd:
-                if chain:  # the hand ended on a placement that would have continued
-                    chains[min(chain, CHAIN_CAP)] += 1
-                    chain = 0
-                blocked += event.reason is HandEndReason.BLOCKED  # type: ignore[union-attr]
-                settled_credit += sum(event.credits)  # type: ignore[union-attr]
+        counts.add(_play_hand(match, key, offered, optional).events)
     hands = match.hands_played
     winners = match.winners
     share = 1 / len(winners) if winners else 0.0
-    turns = sum(chains.values())
+    turns = sum(counts.chains.values())
+    placements = counts.placements
     values = {
-        "points_per_hand": (placed_credit + settled_credit) / hands,
+        "points_per_hand": (counts.placed_credit + counts.settled_credit) / hands,
         "hands_per_match": float(hands),
         "placements_per_hand": placements / hands,
-        "blocked_share": blocked / hands,
-        "draws_per_hand": draws / hands,
-        "passes_per_hand": passes / hands,
+        "blocked_share": counts.blocked / hands,
+        "draws_per_hand": counts.draws / hands,
+        "passes_per_hand": counts.passes / hands,
         "options_per_choice": offered[1] / offered[0] if offered[0] else 0.0,
         "chain_length": placements / turns if turns else 0.0,
-        "credit_per_placement": placed_credit / placements if placements else 0.0,
-        "hand_end_credit": settled_credit / hands,
+        "credit_per_placement": counts.placed_credit / placements if placements else 0.0,
+        "hand_end_credit": counts.settled_credit / hands,
         "opener_win": share if opener_side in winners else 0.0,
         "first_seat_win": share if seating.side_of(0) in winners else 0.0,
         "match_length": float(placements),
     }
-    return values, chains
+    return values, counts.chains
 
 
 def _key(seed: int, seating: Seating, index: int, side: str) -> str:
