@@ -35,12 +35,13 @@ import sys
 import time
 from collections.abc import Collection, Iterable
 
-__all__ = ["MARK", "become_subreaper", "has_proc", "kill_marked", "new_token", "reap"]
+__all__ = ["MARK", "become_subreaper", "has_proc", "is_subreaper", "kill_marked", "new_token", "reap"]
 
 #: The environment variable that marks an implementation's processes.
 MARK = "HORSERACE_IMPLEMENTATION"
 _MARK_PREFIX = f"{MARK}=".encode()
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 _PROC = "/proc"
 
 
@@ -52,6 +53,18 @@ def become_subreaper() -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def is_subreaper() -> bool:
+    """Whether this process is a child subreaper already (an earlier run made it one)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        flag = ctypes.c_int(0)
+        return bool(libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0 and flag.value)
     except (OSError, AttributeError):
         return False
 

@@ -431,8 +431,9 @@ class Implementation:
         supervisor: Supervisor | None = None,
     ) -> None:
         self.argv = list(argv)
-        #: The run's processes (a supervisor of its own if none is given).
-        self.supervisor = supervisor if supervisor is not None else Supervisor()
+        #: The run's processes (a supervisor of its own if none is given, which leaves
+        #: this process as it is: no subreaper made of it).
+        self.supervisor = supervisor if supervisor is not None else Supervisor(subreaper=False)
         self.one_shot = one_shot
         self.cwd = cwd
         self._child: _Child | None = None

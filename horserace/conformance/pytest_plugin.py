@@ -116,6 +116,7 @@ class _Session:
     def __init__(self, config: pytest.Config, selected: list[str]) -> None:
         from horserace.conformance.runner import Options  # noqa: PLC0415  (start-up: only with --horserace-impl)
         from horserace.conformance.session import Session  # noqa: PLC0415  (start-up: as above)
+        from horserace.conformance.supervisor import Supervisor  # noqa: PLC0415  (start-up: as above)
 
         self.argv = shlex.split(config.getoption("horserace_impl"))
         self.session = Session(
@@ -123,7 +124,11 @@ class _Session:
                 timeout=config.getoption("horserace_timeout"),
                 one_shot=config.getoption("horserace_one_shot"),
                 strict_rule_ids=config.getoption("horserace_strict_rule_ids"),
-            )
+            ),
+            # pytest's process runs the user's tests too: it is made no subreaper, so that
+            # their orphans are not left here as zombies (an implementation's are ended
+            # by its reaper and its mark).
+            Supervisor(subreaper=False),
         )
         self.selected = selected
         #: Only corpus node IDs were given: the user's tests are not collected.

@@ -34,9 +34,13 @@ class Supervised(Protocol):
 class Supervisor:
     """The implementation processes of one run.  ``own_process``: nothing but horserace
     starts children in this process (the ``horserace`` command), so a child it did not
-    start is an implementation's orphan, and is killed once no implementation runs."""
+    start is an implementation's orphan, and is killed once no implementation runs.
+    ``subreaper``: make this process a child subreaper, so that an implementation's
+    orphans are re-parented to it, and killed and reaped here (a run's default); a
+    process that shares itself with other work (the pytest plugin's) may decline, and
+    orphans then go to init as they did."""
 
-    def __init__(self, *, own_process: bool = False) -> None:
+    def __init__(self, *, own_process: bool = False, subreaper: bool = True) -> None:
         self.own_process = own_process
         #: Held while a process is started and registered, and while orphans are looked for.
         self.spawn_lock = threading.Lock()
@@ -44,7 +48,7 @@ class Supervisor:
         self._live_lock = threading.Lock()
         self._stopping = threading.Event()
         #: Orphans are re-parented to this process (Linux 3.4 and later): they are its to reap.
-        self.subreaper = _descendants.become_subreaper()
+        self.subreaper = _descendants.become_subreaper() if subreaper else _descendants.is_subreaper()
 
     @property
     def stopping(self) -> bool:
