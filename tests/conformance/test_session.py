@@ -14,6 +14,7 @@ from horserace.cli.exitcodes import ExitCode
 from horserace.conformance.runner import Options, Outcome
 from horserace.conformance.server import reference_argv
 from horserace.conformance.session import ExitCodes, Recorded, Recording, Session
+from horserace.reports.recording import stream_recording
 from horserace.reports.stream import ResultStream, read_stream
 from tests.helpers import bundled_corpus
 
@@ -37,29 +38,32 @@ def _recording(path: Path, **given: Any) -> Recording[tuple[dict, list[dict], di
 
 
 def _kept(record: dict) -> dict:
-    """A record without what differs from one run to the next (times) or from one
-    caller to another (the diagnosis, the fixture's location as the command shows it)."""
-    return {k: v for k, v in record.items() if k not in {"seconds", "started", "finished", "file", "diagnosis"}}
+    """A record without what differs from one run to the next (its times)."""
+    return {k: v for k, v in record.items() if k not in {"seconds", "started", "finished"}}
 
 
 def test_a_recorded_session_writes_the_stream_conform_writes(tmp_path: Path) -> None:
+    """``Session.record`` with the reports' recording (``reports.recording``) against
+    ``conform --select kind:settlement``: the same results and verdict, record for record."""
     fixtures = _fixtures()
     header = {"command": "horserace serve", "fixtures": len(fixtures), "implementation": None}
-    recorded = Session().record(reference_argv(), fixtures, header, _recording(tmp_path / "lib.jsonl"))
+    recording = stream_recording(tmp_path / "lib" / "results.jsonl", CODES)
+    recorded = Session().record(reference_argv(), fixtures, header, recording)
     assert isinstance(recorded, Recorded) and recorded.stopped is None
     assert len(recorded.outcomes) == len(fixtures) > 0
-    head, results, foot = recorded.reports
-    assert head["implementation"]["name"] == "horserace-reference"
+    run, written = recorded.reports
+    assert run.header["implementation"]["name"] == "horserace-reference"
+    assert {path.name for path in written.values()} >= {"results.jsonl", "report.html", "junit.xml"}
 
     assert main(["conform", "--select", "kind:settlement", "--report-dir", str(tmp_path / "cli")]) == ExitCode.OK
     _, cli_results, cli_foot = read_stream(tmp_path / "cli" / "results.jsonl")
-    assert [_kept(r) for r in results] == [_kept(r) for r in cli_results]
+    assert [_kept(r) for r in run.results] == [_kept(r) for r in cli_results]
     assert (
-        _kept(foot)
+        _kept(run.footer)
         == _kept(cli_foot)
         == {
             "record": "footer",
-            "counts": foot["counts"],
+            "counts": cli_foot["counts"],
             "conformant": True,
             "require_all": False,
             "lenient_expectations": False,

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +33,6 @@ from horserace.cli.exitcodes import ExitCode, exit_code_for
 from horserace.errors import EnvironmentFailure, UsageError
 
 if TYPE_CHECKING:
-    from horserace.conformance.runner import Outcome
     from horserace.conformance.session import Session
     from horserace.corpus.fixture import Fixture
     from horserace.reports.runs import Run
@@ -340,6 +339,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], session: Session, 
     that gave none); then the comparison page, ``DIR/index.html``.  The exit code is the
     worst: 3 if any was unusable, else 1 if any is not conformant."""
     from horserace.cli._results import print_runs, worst
+    from horserace.reports.recording import remove_stale
     from horserace.reports.runs import STREAM_NAME, folder_name, unique_folders
     from horserace.reports.write import COMPARISON_PAGE, write_comparison
 
@@ -362,7 +362,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], session: Session, 
     try:
         page = write_comparison(runs, out_dir, folders, args.link_base)
     except EnvironmentFailure:
-        _remove_stale(out_dir, started, (COMPARISON_PAGE,))
+        remove_stale(out_dir, started, (COMPARISON_PAGE,))
         raise
     print_runs(runs, [one.written for one in done], page, args.format)
     if done[-1].stopped is not None:
@@ -394,21 +394,10 @@ def _conform(
     """Run one implementation into a stream at ``stream_path`` (at ``place(hello)`` once
     its hello is known, if given; the temporary file is then made in the report folder),
     and write every report beside the stream.  ``of``: this is implementation N of M."""
-    from horserace.conformance.session import ExitCodes, Recording
-    from horserace.quality.diagnosis import Diagnoser
-    from horserace.reports.runs import Run
-    from horserace.reports.stream import ResultStream, read_stream
-    from horserace.reports.write import write_run
-    from horserace.resources.locations import fixture_location
+    from horserace.conformance.session import ExitCodes
+    from horserace.reports.recording import stream_recording
 
-    diagnoser = Diagnoser()
-    given = args.paths or ()
     bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
-
-    def record_of(outcome: Outcome) -> dict[str, Any]:
-        record = diagnoser.record_of(outcome)
-        record["file"] = fixture_location(str(record.get("file", "")), given)
-        return record
 
     def shown(done: int, total: int) -> None:
         if bar:
@@ -416,20 +405,13 @@ def _conform(
             filled = width * done // max(1, total)
             bar(f"[{'=' * filled}{' ' * (width - filled)}] {done}/{total} fixtures")
 
-    def write_reports(final: Path) -> tuple[Run, dict[str, Path]]:
-        run = Run(*read_stream(final), final)
-        return run, write_run(run, final.parent, args.link_base)
-
-    def remove_stale(folder: Path | None, started: float) -> None:
-        _remove_stale(folder if folder is not None else stream_path.parent, started)
-
-    recording = Recording(
-        open_stream=lambda header: ResultStream(stream_path, header, scratch=Path(args.report_dir) if place else None),
-        record_of=record_of,
-        write_reports=write_reports,
-        codes=ExitCodes(int(ExitCode.OK), int(ExitCode.FAILURES), int(ExitCode.IMPLEMENTATION_UNUSABLE)),
+    recording = stream_recording(
+        stream_path,
+        ExitCodes(int(ExitCode.OK), int(ExitCode.FAILURES), int(ExitCode.IMPLEMENTATION_UNUSABLE)),
+        link_base=args.link_base,
+        given=args.paths or (),
         place=place,
-        remove_stale=remove_stale,
+        scratch=Path(args.report_dir) if place else None,
         progress=shown,
     )
     try:
@@ -496,18 +478,3 @@ def _lenient(args: argparse.Namespace) -> bool:
     """Whether an expected failure that now passes leaves the run conformant: asked for,
     or implied by --update-expectations (which removes them from the file)."""
     return bool(args.lenient_expectations or args.update_expectations)
-
-
-def _remove_stale(out_dir: Path, started: float, names: Iterable[str] | None = None) -> None:
-    """After a write the machine refused: remove every report of an earlier run left in
-    the folder (it would pass for this run's), keeping those this run wrote; ``names``:
-    those files only (default: every report of a run)."""
-    from horserace.reports.write import REPORT_FILES
-
-    for name in REPORT_FILES.values() if names is None else names:
-        path = out_dir / name
-        try:
-            if path.stat().st_mtime < started:
-                path.unlink()
-        except OSError:
-            pass
