@@ -18,10 +18,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HELD", "Held", "deferred_signals"]
+__all__ = ["HELD", "Held", "Stopped", "deferred_signals", "stop_for"]
 
 #: The signals held back.
 HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: like Ctrl-C's KeyboardInterrupt, it unwinds the run so
+    that the stream is finished and the reports written."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name} (signal {signum})")
+        self.signum = signum
+
+
+def stop_for(signum: int) -> BaseException:
+    """What a signal held back until now stops a run with: Ctrl-C's KeyboardInterrupt, or :class:`Stopped`."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
 
 
 @dataclass

@@ -7,6 +7,7 @@ import errno
 import signal
 from enum import IntEnum
 
+from horserace._signals import Stopped
 from horserace.errors import EnvironmentFailure, ImplementationError, InputError, RuleError, UsageError
 
 __all__ = ["ENVIRONMENT_ERRNOS", "ExitCode", "Stopped", "exit_code_for"]
@@ -23,15 +24,6 @@ class ExitCode(IntEnum):
     HANGUP = 129  #: stopped by SIGHUP (128 + 1), as shells report it
     INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT, 128 + 2)
     TERMINATED = 143  #: stopped by SIGTERM (128 + 15)
-
-
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP arrived: like Ctrl-C's KeyboardInterrupt, it unwinds the run so
-    that the stream is finished and the reports written."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(f"stopped by {signal.Signals(signum).name} (signal {signum})")
-        self.signum = signum
 
 
 #: Each branch of the hierarchy, most specific first.

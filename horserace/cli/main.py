@@ -13,7 +13,6 @@ from typing import Any, NoReturn
 
 from horserace._version import __version__
 from horserace.cli._options import unwound_by_signals
-from horserace.cli._program import set_owns_process
 from horserace.cli.commands import HELP, load
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
 from horserace.errors import (
@@ -112,7 +111,11 @@ def _message(exc: BaseException) -> str:
     return f"horserace: {exc}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
+    """Run one command; its exit code.  ``own_process``: this process is the ``horserace``
+    program (:func:`entry_point`), so every child it has is one horserace started, and a
+    child the run did not start is an implementation's orphan; a library caller's
+    process may have children of its own (the default)."""
     words = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in words
     command = _command_of(words)
@@ -130,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:  # said by the command's parser, with its usage, not the top level's
             command_parser: _Parser = args.command_parsers[args.command]
             command_parser.unrecognized(extra)
+        args.own_process = own_process
         with unwound_by_signals():  # SIGTERM and SIGHUP end every command as Ctrl-C does
             code: int = load(args.command).run(args)
         return code
@@ -165,8 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry_point() -> None:
     try:
-        set_owns_process()
-        code = main()
+        code = main(own_process=True)
     except KeyboardInterrupt:  # Ctrl-C before main's own handling began, or after it ended
         code = ExitCode.INTERRUPTED
     sys.exit(code)

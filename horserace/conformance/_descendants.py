@@ -35,28 +35,38 @@ import sys
 import time
 from collections.abc import Collection, Iterable
 
-__all__ = ["MARK", "become_subreaper", "has_proc", "kill_marked", "new_token", "reap"]
+__all__ = ["MARK", "become_subreaper", "has_proc", "is_subreaper", "kill_marked", "new_token", "reap"]
 
 #: The environment variable that marks an implementation's processes.
 MARK = "HORSERACE_IMPLEMENTATION"
 _MARK_PREFIX = f"{MARK}=".encode()
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 _PROC = "/proc"
-_subreaper: bool | None = None
 
 
 def become_subreaper() -> bool:
-    """Make this process a child subreaper (once); whether it is one."""
-    global _subreaper
-    if _subreaper is None:
-        _subreaper = False
-        if sys.platform.startswith("linux"):
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-            except (OSError, AttributeError):
-                _subreaper = False
-    return _subreaper
+    """Make this process a child subreaper (asking again changes nothing); whether it is
+    one.  The answer is the run's to keep (:class:`~horserace.conformance.supervisor.Supervisor`)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def is_subreaper() -> bool:
+    """Whether this process is a child subreaper already (an earlier run made it one)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        flag = ctypes.c_int(0)
+        return bool(libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0 and flag.value)
+    except (OSError, AttributeError):
+        return False
 
 
 def has_proc() -> bool:
@@ -71,6 +81,7 @@ def new_token() -> str:
 
 
 def _pids() -> list[int]:
+    """Every process, from one scan of ``/proc``."""
     try:
         return [int(name) for name in os.listdir(_PROC) if name.isdigit()]
     except OSError:
@@ -142,10 +153,10 @@ def kill_marked(token: str, leader: int, *, orphans_except: Collection[int] | No
     return doomed
 
 
-def reap(pids: Iterable[int], timeout: float = 0.5) -> None:
+def reap(pids: Iterable[int], timeout: float = 0.5, *, subreaper: bool) -> None:
     """Collect the exit status of killed processes that were re-parented to this one
-    (a subreaper), so that no zombie is left; a process that has another parent is that
-    parent's to collect, and is skipped."""
+    (``subreaper``: it is a child subreaper), so that no zombie is left; a process that
+    has another parent is that parent's to collect, and is skipped."""
     me = os.getpid()
     deadline = time.monotonic() + timeout
     for pid in pids:
@@ -155,7 +166,7 @@ def reap(pids: Iterable[int], timeout: float = 0.5) -> None:
                     break
             except ChildProcessError:
                 parent = _parent(pid)
-                if parent is None or not become_subreaper():
+                if parent is None or not subreaper:
                     break  # gone, or nothing is re-parented here
                 if parent != me and parent != 1 and time.monotonic() < deadline:
                     time.sleep(0.005)  # its parent is dying: it will be ours in a moment

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from horserace.conformance.runner import Options, run
+from horserace.conformance.supervisor import Supervisor
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.ids import generated_id
 from horserace.corpus.positions import Count, Position, count
@@ -145,13 +146,15 @@ def compare(
     engine: type[Hand] = Hand,
     moves: Sequence[str] = (),
     shown: Position | None = None,
+    supervisor: Supervisor | None = None,
 ) -> SideBySide:
     """The reference engine's count of ``position`` (a position the protocol can send: a
     fixture's input, without its depth) and the implementation's, asked through the
     protocol.  An implementation that cannot be used for it (no handshake, no perft, a
     reading or table it does not declare, an error, a crash or a timeout on the request)
     is an :class:`ImplementationUnusable` saying why.  ``moves`` and ``shown``: the
-    position is where those moves lead from ``shown``, as the result names it."""
+    position is where those moves lead from ``shown``, as the result names it;
+    ``supervisor``: the run's processes (to stop them from outside)."""
     if not 1 <= depth <= MAX_DEPTH:
         raise UsageError(f"horserace perft: --impl sends a perft fixture, whose depth is 1 to {MAX_DEPTH}, not {depth}")
     reference = count(position, depth, ruleset, engine=engine)
@@ -166,7 +169,7 @@ def compare(
     )
     fixture = one_off_fixture(position, depth, ruleset, {"nodes": reference.nodes, "divide": reference.divide})
     hellos: list[dict[str, Any]] = []
-    (outcome,) = run(argv, [fixture], options, on_start=hellos.append)
+    (outcome,) = run(argv, [fixture], options, on_start=hellos.append, supervisor=supervisor)
     hello = hellos[0] if hellos else {}
     if outcome.status is Status.SKIP:
         raise ImplementationUnusable(f"it does not count this position: {outcome.message}")

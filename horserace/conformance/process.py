@@ -26,9 +26,10 @@ from typing import IO
 from horserace.conformance import _descendants
 from horserace.conformance.messages import StopRequest
 from horserace.conformance.protocol import MAX_LINE_BYTES, AnswerDecodeError, decode, encode
+from horserace.conformance.supervisor import Supervisor
 from horserace.errors import ImplementationFailure
 
-__all__ = ["Implementation", "begin_run", "kill_all"]
+__all__ = ["Implementation", "Supervisor"]
 
 STDERR_TAIL_BYTES = 4096
 _EOF = object()
@@ -44,61 +45,15 @@ _REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
 _REAPER_START_SECONDS = 30.0
 
 
-#: Every implementation process started and not yet killed, so that an interrupted run
-#: can stop them all (:func:`kill_all`).
-_LIVE: set[_Child] = set()
-_LIVE_LOCK = threading.Lock()
-#: Held while a process is started and registered, and while orphans are looked for: a
-#: process just forked, before it runs the implementation, has the runner's environment
-#: (no mark) and is in no registry yet, so it would look like an orphan.
-_SPAWN_LOCK = threading.Lock()
-#: Set by :func:`kill_all`: the run is over, no process is started again.
-_STOPPING = threading.Event()
-
-
-#: Set by :func:`begin_run` when the runner owns its process (the command line): every
-#: child of the process that is not a live implementation is an implementation's orphan.
-_OWN_PROCESS = threading.Event()
-
-
-def begin_run(*, own_process: bool = False) -> None:
-    """A new run may start processes again (after an earlier one was interrupted); the
-    runner becomes a child subreaper, so that no descendant of an implementation escapes.
-    ``own_process``: nothing but the runner starts children in this process, so a child
-    it did not start is an implementation's orphan and is killed with it."""
-    _STOPPING.clear()
-    if own_process:
-        _OWN_PROCESS.set()
-    _descendants.become_subreaper()
-
-
-def kill_all() -> None:
-    """Kill every implementation process this runner started and has not stopped yet,
-    and start none after (an interrupted run: workers still running get crashes)."""
-    _STOPPING.set()
-    with _LIVE_LOCK:
-        children = list(_LIVE)
-    for child in children:
-        child.kill()
-
-
-def _live_leaders() -> set[int] | None:
-    """The implementations alive now (their leaders' PIDs), where the runner owns its
-    process; ``None`` otherwise (a library caller may have children of its own)."""
-    if not _OWN_PROCESS.is_set():
-        return None
-    with _LIVE_LOCK:
-        return {child.proc.pid for child in _LIVE}
-
-
 class _Child:
     """One running process with reader threads for its stdout lines and stderr tail."""
 
-    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
-        if _STOPPING.is_set():
+    def __init__(self, argv: Sequence[str], supervisor: Supervisor, cwd: str | None = None) -> None:
+        if supervisor.stopping:
             raise ImplementationFailure("crash", "the run was interrupted")
+        self._supervisor = supervisor
         self._token = _descendants.new_token()
-        with _SPAWN_LOCK:
+        with supervisor.spawn_lock:
             self._start(argv, cwd)
 
     def _start(self, argv: Sequence[str], cwd: str | None) -> None:
@@ -174,8 +129,7 @@ class _Child:
                 self._pidfd = None
         self._exit_fd = self._status if self._status is not None else self._pidfd
         threading.Thread(target=self._read_stderr, daemon=True).start()
-        with _LIVE_LOCK:
-            _LIVE.add(self)
+        self._supervisor.add(self, self.proc.pid)
 
     def _leader_exited(self, readable: list[int]) -> bool:
         if self._exit_fd is not None:
@@ -408,6 +362,7 @@ class _Child:
 
     def kill(self) -> None:
         pid = self.leader
+        supervisor = self._supervisor
         if self._status is not None:
             # Under its reaper every process of this implementation is a descendant of
             # the reaper, detached or not: the reaper ends them all, and nothing else.
@@ -422,14 +377,15 @@ class _Child:
                 except OSError:
                     pass
                 pid = -1
-            with _SPAWN_LOCK:  # a marked process that escaped anyway (it ended its reaper)
-                doomed = _descendants.kill_marked(self._token, pid)
+            # A marked process that escaped anyway (it ended its reaper), and the orphans
+            # no implementation claims: one scan of /proc.
+            doomed = supervisor.kill_marked(self._token, pid, self)
         else:
             # Its descendants first, found while the leader still links them; then the
             # whole process group, even when the leader has exited: a helper it started (a
             # daemon of a JVM or Node adapter) may still hold the pipes; then what was
             # orphaned meanwhile (re-parented to the runner, or found by its mark).
-            with _SPAWN_LOCK:
+            with supervisor.spawn_lock:
                 doomed = _descendants.kill_marked(self._token, pid)
             try:
                 os.killpg(pid, signal.SIGKILL)
@@ -440,18 +396,11 @@ class _Child:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-            with _SPAWN_LOCK:
-                doomed |= _descendants.kill_marked(self._token, pid)
-        with _LIVE_LOCK:
-            _LIVE.discard(self)
-        # An orphan re-parented to the runner that carries no mark is no implementation's
-        # in particular: it is ended only once no implementation is running, so that the
-        # helper of another one is never taken for it.
-        with _SPAWN_LOCK:
-            others = _live_leaders()
-            if others is not None and not others:
-                doomed |= _descendants.kill_marked(self._token, pid, orphans_except=())
-        _descendants.reap(doomed)
+            doomed |= supervisor.kill_marked(self._token, pid, self)
+        # (An orphan re-parented to the runner that carries no mark is no implementation's
+        # in particular: the supervisor ends it only once no implementation is running,
+        # so that the helper of another one is never taken for it.)
+        supervisor.reap(doomed)
         if self._pidfd is not None:
             try:
                 os.close(self._pidfd)
@@ -473,8 +422,18 @@ class _Child:
 class Implementation:
     """Talks to the implementation in persistent or one-shot mode."""
 
-    def __init__(self, argv: Sequence[str], *, one_shot: bool = False, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        one_shot: bool = False,
+        cwd: str | None = None,
+        supervisor: Supervisor | None = None,
+    ) -> None:
         self.argv = list(argv)
+        #: The run's processes (a supervisor of its own if none is given, which leaves
+        #: this process as it is: no subreaper made of it).
+        self.supervisor = supervisor if supervisor is not None else Supervisor(subreaper=False)
         self.one_shot = one_shot
         self.cwd = cwd
         self._child: _Child | None = None
@@ -487,7 +446,7 @@ class Implementation:
         """Send one message, return its answer (a line of at most ``max_bytes``); on any
         failure the process is killed."""
         if self.one_shot:
-            child = _Child(self.argv, self.cwd)
+            child = _Child(self.argv, self.supervisor, self.cwd)
             try:
                 child.send(message, timeout)
                 child.close_input()
@@ -497,7 +456,7 @@ class Implementation:
             finally:
                 child.finish(grace=min(1.0, timeout))
         if self._child is None:
-            self._child = _Child(self.argv, self.cwd)
+            self._child = _Child(self.argv, self.supervisor, self.cwd)
         try:
             self._child.send(message, timeout)
             answer = self._child.receive(timeout, max_bytes)
@@ -513,7 +472,7 @@ class Implementation:
         started if needed.  A process that died, or stopped reading for ``timeout``
         seconds, is noticed by the next :meth:`receive`."""
         if self._child is None:
-            self._child = _Child(self.argv, self.cwd)
+            self._child = _Child(self.argv, self.supervisor, self.cwd)
         if self._unsent is not None:
             return  # the stream is broken mid-request: nothing more goes to this process
         try:

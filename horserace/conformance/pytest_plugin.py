@@ -109,17 +109,26 @@ class HorseRaceFailure(Exception):
 
 
 class _Session:
-    """The implementation process shared by all items of one pytest session, and the
-    corpus node IDs given on the command line."""
+    """The implementation process shared by all items of one pytest session (a
+    conformance :class:`~horserace.conformance.session.Session`'s), and the corpus node
+    IDs given on the command line."""
 
     def __init__(self, config: pytest.Config, selected: list[str]) -> None:
         from horserace.conformance.runner import Options  # noqa: PLC0415  (start-up: only with --horserace-impl)
+        from horserace.conformance.session import Session  # noqa: PLC0415  (start-up: as above)
+        from horserace.conformance.supervisor import Supervisor  # noqa: PLC0415  (start-up: as above)
 
         self.argv = shlex.split(config.getoption("horserace_impl"))
-        self.options = Options(
-            timeout=config.getoption("horserace_timeout"),
-            one_shot=config.getoption("horserace_one_shot"),
-            strict_rule_ids=config.getoption("horserace_strict_rule_ids"),
+        self.session = Session(
+            Options(
+                timeout=config.getoption("horserace_timeout"),
+                one_shot=config.getoption("horserace_one_shot"),
+                strict_rule_ids=config.getoption("horserace_strict_rule_ids"),
+            ),
+            # pytest's process runs the user's tests too: it is made no subreaper, so that
+            # their orphans are not left here as zombies (an implementation's are ended
+            # by its reaper and its mark).
+            Supervisor(subreaper=False),
         )
         self.selected = selected
         #: Only corpus node IDs were given: the user's tests are not collected.
@@ -131,11 +140,10 @@ class _Session:
         """The shared worker with its hello and readings; a handshake first when its
         process is not running (the first item, or after a crash or a timeout).  An
         unusable implementation ends the session (exit 3)."""
-        from horserace.conformance.runner import Worker  # noqa: PLC0415  (start-up: only with --horserace-impl)
-        from horserace.errors import ImplementationUnusable  # noqa: PLC0415  (start-up: as above)
+        from horserace.errors import ImplementationUnusable  # noqa: PLC0415  (start-up: only with --horserace-impl)
 
         if self.worker is None:
-            self.worker = Worker(self.argv, self.options)
+            self.worker = self.session.worker(self.argv)
         try:
             hello, scope = self.worker.declared()
         except ImplementationUnusable as exc:
@@ -156,6 +164,7 @@ class _Session:
     def close(self) -> None:
         if self.worker is not None:
             self.worker.close()
+        self.session.stop()  # and any process the session still has (an interrupted item's)
 
 
 #: The session's implementation process, kept on the pytest config.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from horserace._version import __version__
 from horserace.conformance.bounds import OBSERVATIONS_LIMIT, answer_size_problems, bounded, cut, hello_problems
 from horserace.conformance.messages import Answer, Error, HelloRequest, Rejected, RunRequest, answer_from_json
-from horserace.conformance.process import Implementation, begin_run
+from horserace.conformance.process import Implementation
 from horserace.conformance.protocol import (
     MAX_HELLO_BYTES,
     PROTOCOL_VERSION,
@@ -27,6 +27,7 @@ from horserace.conformance.protocol import (
     unknown_fields,
 )
 from horserace.conformance.scope import Scope
+from horserace.conformance.supervisor import Supervisor
 from horserace.corpus.compare import Difference, diff, diff_prefix
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.status import FAILING, Status
@@ -60,9 +61,6 @@ class Options:
     strict_rule_ids: bool = False
     jobs: int = 1
     expected_failures: dict[str, str] = field(default_factory=dict)
-    #: Nothing but the runner starts children in this process (the ``horserace``
-    #: command): a child it did not start is an implementation's orphan, and is killed.
-    own_process: bool = False
     #: Stop after this many failing outcomes (``-x`` is 1), counted in fixture order;
     #: the fixtures after the last of them are left out.  ``None``: run them all.
     max_fail: int | None = None
@@ -269,9 +267,15 @@ class Worker:
     """One implementation process and the fixtures it runs."""
 
     def __init__(
-        self, argv: Sequence[str], options: Options, cwd: str | None = None, *, first_hello: dict | None = None
+        self,
+        argv: Sequence[str],
+        options: Options,
+        cwd: str | None = None,
+        *,
+        first_hello: dict | None = None,
+        supervisor: Supervisor | None = None,
     ) -> None:
-        self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd)
+        self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd, supervisor=supervisor)
         self.options = options
         self.hello: dict | None = None
         self.scope: Scope | None = None
@@ -558,6 +562,7 @@ def run(
     on_start: Callable[[dict], None] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     cwd: str | None = None,
+    supervisor: Supervisor | None = None,
 ) -> list[Outcome]:
     """Run ``fixtures`` against the implementation; outcomes come back in fixture order,
     and ``on_outcome`` is called in fixture order too, whatever ``options.jobs`` is (an
@@ -565,9 +570,11 @@ def run(
     reports do not depend on how many processes ran it.  With ``options.max_fail`` the run
     stops at that failing outcome: the fixtures after it are left out (not run, or run
     ahead and not counted), and the list is shorter than ``fixtures``.
-    Raises :class:`ImplementationUnusable` when the first handshake fails."""
-    begin_run(own_process=options.own_process)
-    first = Worker(argv, options, cwd)
+    Its processes are ``supervisor``'s (a new one if none is given: then nothing can
+    stop them from outside).  Raises :class:`ImplementationUnusable` when the first
+    handshake fails."""
+    supervisor = supervisor if supervisor is not None else Supervisor()
+    first = Worker(argv, options, cwd, supervisor=supervisor)
     hello, scope = first.declared()
     if on_start:
         on_start(hello)
@@ -582,7 +589,7 @@ def run(
     order = _InOrder(outcomes, options.max_fail, on_outcome)
     order.flush()  # the skipped fixtures before the first that runs
     jobs = max(1, min(options.jobs, len(todo)))  # never more processes than fixtures to run
-    workers = [first] + [Worker(argv, options, cwd, first_hello=hello) for _ in range(jobs - 1)]
+    workers = [first] + [Worker(argv, options, cwd, first_hello=hello, supervisor=supervisor) for _ in range(jobs - 1)]
     shares = [todo[w :: len(workers)] for w in range(len(workers))]
 
     def work(worker: Worker, indices: list[int]) -> None:
@@ -637,14 +644,17 @@ def run(
 
 
 def plan(
-    argv: Sequence[str], fixtures: list[Fixture], options: Options, cwd: str | None = None
+    argv: Sequence[str],
+    fixtures: list[Fixture],
+    options: Options,
+    cwd: str | None = None,
+    supervisor: Supervisor | None = None,
 ) -> tuple[dict, list[str]]:
     """What a run of ``fixtures`` would do, without running one: the implementation's
     hello, and for each fixture the reason it would be skipped (``""``: it would run).
     Starts the implementation for the handshake and stops it; raises
     :class:`ImplementationUnusable` as :func:`run` does."""
-    begin_run(own_process=options.own_process)
-    worker = Worker(argv, options, cwd)
+    worker = Worker(argv, options, cwd, supervisor=supervisor)
     try:
         hello, scope = worker.declared()
     finally:

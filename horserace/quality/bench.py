@@ -384,8 +384,9 @@ def measure_conformance(
 ) -> dict:
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""
-    from horserace.conformance.runner import Options, run  # noqa: PLC0415  (see above measure_corpus)
+    from horserace.conformance.runner import Options  # noqa: PLC0415  (see above measure_corpus)
     from horserace.conformance.server import reference_argv  # noqa: PLC0415
+    from horserace.conformance.session import Session  # noqa: PLC0415
     from horserace.corpus.loader import load_paths  # noqa: PLC0415
     from horserace.corpus.replay import replay_fixture  # noqa: PLC0415
     from horserace.corpus.status import Status  # noqa: PLC0415
@@ -402,7 +403,7 @@ def measure_conformance(
             replay_fixture(fx)
         replay_times.append(time.perf_counter() - start)
         start = time.perf_counter()
-        outcomes = run(argv, fixtures, Options())
+        outcomes = Session().run(argv, fixtures).outcomes
         protocol_times.append(time.perf_counter() - start)
         if any(o.status is not Status.PASS for o in outcomes):
             raise RuntimeError("the reference engine is not conformant through the protocol")
@@ -410,7 +411,7 @@ def measure_conformance(
     if progress:
         progress("conformance: one-shot")
     start = time.perf_counter()
-    run(argv, sample, Options(one_shot=True))
+    Session(Options(one_shot=True)).run(argv, sample)
     one_shot = time.perf_counter() - start
     protocol, replay = statistics.median(protocol_times), statistics.median(replay_times)
     return {
@@ -572,12 +573,12 @@ def _children_cpu() -> float:
 def _start_up_cpu(argv: list[str], repeats: int = 3) -> float:
     """CPU seconds an implementation process spends starting, answering the hello and
     stopping (the median of ``repeats``): taken off its CPU time per scenario."""
-    from horserace.conformance.runner import Options, Worker  # noqa: PLC0415  (see above measure_corpus)
+    from horserace.conformance.session import Session  # noqa: PLC0415  (see above measure_corpus)
 
     spent = []
     for _ in range(repeats):
         children = _children_cpu()
-        worker = Worker(argv, Options())
+        worker = Session().worker(argv)
         try:
             worker.declared()
         finally:

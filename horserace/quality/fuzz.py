@@ -52,9 +52,9 @@ from typing import Any
 import yaml
 
 from horserace._files import atomic_write
-from horserace.conformance.process import begin_run, kill_all
 from horserace.conformance.runner import Options, Outcome, Worker
 from horserace.conformance.scope import Targets
+from horserace.conformance.supervisor import Supervisor
 from horserace.corpus.attribution import OVERLAPS, Cause, cause_of, place_of
 from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
@@ -908,6 +908,7 @@ def fuzz_range(
     shrink_all: bool = False,
     halt: threading.Event | None = None,
     on_finding: Callable[[Finding], None] | None = None,
+    supervisor: Supervisor | None = None,
 ) -> Shard:
     """Fuzz seeds ``first .. first+count-1`` with one implementation process, up to the
     first (shrunk) finding, or with ``keep_going`` through every seed, each finding
@@ -915,10 +916,11 @@ def fuzz_range(
     shard's finding) makes no more scenarios, unless the run keeps going; ``halt`` set
     (an interruption) makes none and judges none from then on, and shrinks no further:
     the shard is what was done before it.  ``on_finding`` is told of each finding as
-    soon as it is shrunk (a local run writes it then)."""
+    soon as it is shrunk (a local run writes it then).  ``supervisor``: the run's
+    processes (a new one if none is given)."""
     plan = plan or Plan()
     options = options or Options(strict_rule_ids=plan.strict_rule_ids)
-    worker = Worker(argv, options)
+    worker = Worker(argv, options, supervisor=supervisor)
     state: _Range | None = None
     unsupported: tuple[str, ...] = ()
     try:
@@ -1012,7 +1014,7 @@ def fuzz(
     result holds what was done before, its findings written, with the exception in
     :attr:`FuzzResult.stopped_by`."""
     plan = plan or Plan()
-    begin_run()  # a run after an interrupted one may start implementations again
+    supervisor = Supervisor()  # this run's processes: stopped together if it is cut short
     stop, halt = threading.Event(), threading.Event()
     shards = []
     size = -(-budget // jobs)
@@ -1051,6 +1053,7 @@ def fuzz(
                 keep_going=keep_going,
                 shrink_all=shrink_all,
                 on_finding=write,
+                supervisor=supervisor,
             )
         except BaseException as exc:  # re-raised in the caller's thread below
             errors.append(exc)
@@ -1074,7 +1077,7 @@ def fuzz(
         stopped_by = exc
         halt.set()
         stop.set()
-        kill_all()
+        supervisor.kill_all()
         for t, event in zip(threads, finished):
             if t.ident is not None:  # started
                 event.wait()

@@ -16,11 +16,9 @@ import sys
 limit, out, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-from horserace.cli._program import set_owns_process  # noqa: E402  (after the limit)
-from horserace.cli.main import main  # noqa: E402
+from horserace.cli.main import main  # noqa: E402  (after the limit)
 
-set_owns_process()
-code = main(["conform", *argv])
+code = main(["conform", *argv], own_process=True)
 # VmHWM, the peak of this process's own memory: ru_maxrss would count the parent's
 # resident memory at the fork that started it (Linux keeps it across exec).
 with open("/proc/self/status", encoding="ascii") as status:

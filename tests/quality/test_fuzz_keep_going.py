@@ -21,7 +21,6 @@ import pytest
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
-from horserace.conformance.process import begin_run
 from horserace.corpus.loader import load_paths
 from horserace.engine.ruleset import CANONICAL
 from horserace.quality.fuzz import Plan, finding_cause, fuzz, scenarios
@@ -129,7 +128,6 @@ def interrupted_after_a_batch():
             os.kill(os.getpid(), signal.SIGINT)
 
     yield interrupt
-    begin_run()
 
 
 def test_ctrl_c_says_the_seeds_done_the_findings_so_far_and_how_to_resume(tmp_path, interrupted_after_a_batch):

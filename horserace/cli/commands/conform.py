@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +29,13 @@ from horserace.cli._options import (
     unwound_by_signals,
 )
 from horserace.cli.commands import HELP
-from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
-from horserace.errors import EnvironmentFailure, ImplementationUnusable, UsageError
+from horserace.cli.exitcodes import ExitCode, exit_code_for
+from horserace.errors import EnvironmentFailure, UsageError
 
 if TYPE_CHECKING:
-    from horserace.conformance.runner import Options, Outcome
+    from horserace.conformance.session import Session
     from horserace.corpus.fixture import Fixture
     from horserace.reports.runs import Run
-    from horserace.reports.stream import ResultStream
 
 __all__ = ["NAME", "register", "run", "shown_command"]
 
@@ -147,10 +145,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from horserace.cli._program import owns_process
     from horserace.cli._results import writable_folder
     from horserace.conformance.expectations import read_expectations, unknown_ids
     from horserace.conformance.runner import Options
+    from horserace.conformance.session import Session
+    from horserace.conformance.supervisor import Supervisor
 
     argvs = [impl_argv(impl) for impl in args.impl or [None]]
     args.commands = [shown_command(impl) for impl in args.impl or [None]]
@@ -199,14 +198,19 @@ def _run(args: argparse.Namespace) -> int:
         strict_rule_ids=args.strict_rule_ids,
         jobs=args.jobs,
         expected_failures=expected,
-        own_process=owns_process(),
         max_fail=args.max_fail,
     )
+    session = Session(
+        options,
+        Supervisor(own_process=args.own_process),
+        require_all=args.require_all,
+        lenient_expectations=_lenient(args),
+    )
     if args.list:
-        return _list(argvs, fixtures, options, args, len(corpus.fixtures))
+        return _list(argvs, fixtures, session, args, len(corpus.fixtures))
     if len(argvs) == 1:
-        return _one(argvs[0], fixtures, options, args, expected)
-    return _several(argvs, fixtures, options, args)
+        return _one(argvs[0], fixtures, session, args, expected)
+    return _several(argvs, fixtures, session, args)
 
 
 @dataclass(frozen=True)
@@ -247,18 +251,17 @@ def _last_failed(out_dir: Path, known: set[str]) -> _LastFailed:
     )
 
 
-def _list(argvs: list[list[str]], fixtures: list[Fixture], options: Options, args: argparse.Namespace, of: int) -> int:
+def _list(argvs: list[list[str]], fixtures: list[Fixture], session: Session, args: argparse.Namespace, of: int) -> int:
     """``--list``: each implementation's hello, and for each selected fixture whether it
     would run or why it would be skipped."""
     import json
 
     from horserace.cli._options import write_out
-    from horserace.conformance.runner import plan
     from horserace.resources.locations import fixture_location
 
     listed: list[dict[str, Any]] = []
     for argv in argvs:
-        hello, reasons = plan(argv, fixtures, options)
+        hello, reasons = session.plan(argv, fixtures)
         listed.append(
             {
                 "command": args.commands[len(listed)],
@@ -307,14 +310,14 @@ class _Done:
     stopped: BaseException | None
 
 
-def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argparse.Namespace, expected: dict) -> int:
+def _one(argv: list[str], fixtures: list[Fixture], session: Session, args: argparse.Namespace, expected: dict) -> int:
     """One implementation: its stream and reports in the report folder itself."""
     from horserace.cli._results import print_run
     from horserace.conformance.expectations import prune_expectations, write_expectations
     from horserace.reports.runs import STREAM_NAME
 
     out_dir = Path(args.report_dir)
-    done = _conform(argv, fixtures, options, args, out_dir / STREAM_NAME)
+    done = _conform(argv, fixtures, session, args, out_dir / STREAM_NAME)
     if args.write_expectations and done.stopped is None:
         write_expectations(args.write_expectations, done.run.results, expected)
     print_run(done.run, done.written, out_dir, args.format, args.link_base)
@@ -330,12 +333,13 @@ def _one(argv: list[str], fixtures: list[Fixture], options: Options, args: argpa
     return code
 
 
-def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, args: argparse.Namespace) -> int:
+def _several(argvs: list[list[str]], fixtures: list[Fixture], session: Session, args: argparse.Namespace) -> int:
     """Several implementations, one after the other, each in its own process, with its
     stream and reports in ``DIR/NAME-VERSION/`` (from its hello; ``DIR/impl-N/`` for one
     that gave none); then the comparison page, ``DIR/index.html``.  The exit code is the
     worst: 3 if any was unusable, else 1 if any is not conformant."""
     from horserace.cli._results import print_runs, worst
+    from horserace.reports.recording import remove_stale
     from horserace.reports.runs import STREAM_NAME, folder_name, unique_folders
     from horserace.reports.write import COMPARISON_PAGE, write_comparison
 
@@ -348,7 +352,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, 
         def place(hello: dict[str, Any], fallback: str = fallback) -> Path:
             return out_dir / unique_folders([*folders, folder_name(hello, fallback)])[-1] / STREAM_NAME
 
-        one = _conform(argv, fixtures, options, args, out_dir / fallback / STREAM_NAME, place, (n, len(argvs)))
+        one = _conform(argv, fixtures, session, args, out_dir / fallback / STREAM_NAME, place, (n, len(argvs)))
         folders.append(one.written["jsonl"].parent.name)
         done.append(one)
         if one.stopped is not None:
@@ -358,7 +362,7 @@ def _several(argvs: list[list[str]], fixtures: list[Fixture], options: Options, 
     try:
         page = write_comparison(runs, out_dir, folders, args.link_base)
     except EnvironmentFailure:
-        _remove_stale(out_dir, started, (COMPARISON_PAGE,))
+        remove_stale(out_dir, started, (COMPARISON_PAGE,))
         raise
     print_runs(runs, [one.written for one in done], page, args.format)
     if done[-1].stopped is not None:
@@ -381,7 +385,7 @@ def _said_stopped(done: _Done) -> int:
 def _conform(
     argv: list[str],
     fixtures: list[Fixture],
-    options: Options,
+    session: Session,
     args: argparse.Namespace,
     stream_path: Path,
     place: Callable[[dict[str, Any]], Path] | None = None,
@@ -390,12 +394,36 @@ def _conform(
     """Run one implementation into a stream at ``stream_path`` (at ``place(hello)`` once
     its hello is known, if given; the temporary file is then made in the report folder),
     and write every report beside the stream.  ``of``: this is implementation N of M."""
-    from horserace._signals import deferred_signals
-    from horserace.conformance.process import kill_all
-    from horserace.reports.runs import Run
-    from horserace.reports.stream import ResultStream, read_stream
-    from horserace.reports.write import write_run
+    from horserace.conformance.session import ExitCodes
+    from horserace.reports.recording import stream_recording
 
+    bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
+
+    def shown(done: int, total: int) -> None:
+        if bar:
+            width = 30
+            filled = width * done // max(1, total)
+            bar(f"[{'=' * filled}{' ' * (width - filled)}] {done}/{total} fixtures")
+
+    recording = stream_recording(
+        stream_path,
+        ExitCodes(int(ExitCode.OK), int(ExitCode.FAILURES), int(ExitCode.IMPLEMENTATION_UNUSABLE)),
+        link_base=args.link_base,
+        given=args.paths or (),
+        place=place,
+        scratch=Path(args.report_dir) if place else None,
+        progress=shown,
+    )
+    try:
+        recorded = session.record(argv, fixtures, _header(args, len(fixtures), of), recording)
+    finally:
+        clear_progress(bar)
+    run, written = recorded.reports
+    return _Done(run, written, recorded.stopped)
+
+
+def _header(args: argparse.Namespace, fixtures: int, of: tuple[int, int] | None) -> dict[str, Any]:
+    """The stream's header: the command, the mode, the options, the selection."""
     run_options: dict[str, Any] = {
         "timeout": args.timeout,
         "jobs": args.jobs,
@@ -410,54 +438,14 @@ def _conform(
         "command": args.commands[of[0] - 1 if of else 0],
         "mode": "one-shot" if args.one_shot else "persistent",
         "options": run_options,
-        "fixtures": len(fixtures),
+        "fixtures": fixtures,
         "implementation": None,
     }
     if args.selection:
         header["selection"] = args.selection
     if args.last_failed_ids is not None:
         header["last_failed"] = args.last_failed_ids
-    bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
-    stopped: BaseException | None = None
-    started = time.time()
-    stream: ResultStream | None = None
-    try:
-        stream = ResultStream(stream_path, header, scratch=Path(args.report_dir) if place else None)
-        with stream:
-            _run_into(
-                stream, argv, fixtures, options, bar, [0], args.require_all, place, _lenient(args), args.paths or ()
-            )
-    except (KeyboardInterrupt, Stopped) as exc:
-        # The stream was finished as interrupted on the way out (or is, below, if the
-        # signal came before its block began); the implementations are stopped, and every
-        # report is written from what the stream holds.
-        with deferred_signals(reraise=False):
-            kill_all()
-            if stream is not None and stream.footer is None:
-                stream.__exit__(type(exc), exc, None)
-        stopped = exc
-    except EnvironmentFailure:
-        kill_all()
-        clear_progress(bar)
-        _remove_stale((stream.path if stream else stream_path).parent, started)
-        raise
-    clear_progress(bar)
-    if stream is None:  # stopped before the stream was made: there is nothing to report
-        assert stopped is not None
-        raise stopped
-    final = stream.path
-    # The stream is in place: a signal from now on waits for every report to be written
-    # (each is renamed into place whole), and then stops the command as it would have.
-    with deferred_signals(reraise=False) as held:
-        try:
-            run = Run(*read_stream(final), final)
-            written = write_run(run, final.parent, args.link_base)
-        except EnvironmentFailure:
-            _remove_stale(final.parent, started)
-            raise
-    if stopped is None and held.signum is not None:
-        stopped = KeyboardInterrupt() if held.signum == signal.SIGINT else Stopped(held.signum)
-    return _Done(run, written, stopped)
+    return header
 
 
 def shown_command(impl: str | None) -> str:
@@ -490,81 +478,3 @@ def _lenient(args: argparse.Namespace) -> bool:
     """Whether an expected failure that now passes leaves the run conformant: asked for,
     or implied by --update-expectations (which removes them from the file)."""
     return bool(args.lenient_expectations or args.update_expectations)
-
-
-def _remove_stale(out_dir: Path, started: float, names: Iterable[str] | None = None) -> None:
-    """After a write the machine refused: remove every report of an earlier run left in
-    the folder (it would pass for this run's), keeping those this run wrote; ``names``:
-    those files only (default: every report of a run)."""
-    from horserace.reports.write import REPORT_FILES
-
-    for name in REPORT_FILES.values() if names is None else names:
-        path = out_dir / name
-        try:
-            if path.stat().st_mtime < started:
-                path.unlink()
-        except OSError:
-            pass
-
-
-def _run_into(
-    stream: ResultStream,
-    argv: list[str],
-    fixtures: list[Fixture],
-    options: Options,
-    bar: Callable[[str], None] | None,
-    done: list[int],
-    require_all: bool = False,
-    place: Callable[[dict[str, Any]], Path] | None = None,
-    lenient: bool = False,
-    given: Sequence[str] = (),
-) -> None:
-    """Run the fixtures, every outcome into ``stream``, and finish it with the verdict;
-    ``place`` names the stream's path from the hello; each fixture's ``file`` is its
-    location (:func:`~horserace.resources.locations.fixture_location`; ``given``: the
-    paths of the command line), never a path of the machine."""
-    from horserace.conformance.runner import conformant, counts
-    from horserace.conformance.runner import run as run_fixtures
-    from horserace.quality.diagnosis import Diagnoser
-    from horserace.resources.locations import fixture_location
-
-    diagnoser = Diagnoser()
-
-    def on_start(hello: dict[str, Any]) -> None:
-        stream.header["implementation"] = hello
-        if place is not None:
-            stream.path = place(hello)
-
-    def on_outcome(outcome: Outcome) -> None:
-        record = diagnoser.record_of(outcome)
-        record["file"] = fixture_location(str(record.get("file", "")), given)
-        stream.add(record)
-        done[0] += 1
-        if bar:
-            width = 30
-            filled = width * done[0] // max(1, len(fixtures))
-            bar(f"[{'=' * filled}{' ' * (width - filled)}] {done[0]}/{len(fixtures)} fixtures")
-
-    try:
-        outcomes = run_fixtures(argv, fixtures, options, on_start=on_start, on_outcome=on_outcome)
-    except ImplementationUnusable as exc:
-        stream.finish(
-            {
-                "unusable": str(exc),
-                "counts": {},
-                "conformant": False,
-                "exit_code": int(ExitCode.IMPLEMENTATION_UNUSABLE),
-            }
-        )
-    else:
-        ok = conformant(outcomes, require_all=require_all, lenient_xpass=lenient)
-        footer: dict[str, Any] = {
-            "counts": counts(outcomes),
-            "conformant": ok,
-            "require_all": require_all,
-            "lenient_expectations": lenient,
-            "exit_code": int(ExitCode.OK if ok else ExitCode.FAILURES),
-        }
-        if len(outcomes) < len(fixtures):  # the stop rule left the rest out
-            footer["stopped"] = {"max_fail": options.max_fail, "not_run": len(fixtures) - len(outcomes)}
-        stream.finish(footer)

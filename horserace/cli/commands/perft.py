@@ -296,11 +296,10 @@ def _sent(position, moves: list[str], ruleset, engine, option: str):
 
 def _against(args: argparse.Namespace, position, depth: int, ruleset, engine, moves: list[str]) -> int:
     """--impl: the implementation's count and divide beside the reference's."""
-    from horserace.cli._program import owns_process
     from horserace.cli.exitcodes import Stopped
     from horserace.conformance.perft import compare
-    from horserace.conformance.process import kill_all
     from horserace.conformance.runner import Options
+    from horserace.conformance.supervisor import Supervisor
     from horserace.reports.command_text import perft_side_by_side_text
 
     if args.cluster is not None:
@@ -311,13 +310,15 @@ def _against(args: argparse.Namespace, position, depth: int, ruleset, engine, mo
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
         one_shot=args.one_shot,
-        own_process=owns_process(),
     )
+    supervisor = Supervisor(own_process=args.own_process)
     try:
         with unwound_by_signals():
-            result = compare(argv, sent, depth, ruleset, options, engine=engine, moves=moves, shown=position)
+            result = compare(
+                argv, sent, depth, ruleset, options, engine=engine, moves=moves, shown=position, supervisor=supervisor
+            )
     except (KeyboardInterrupt, Stopped):
-        kill_all()
+        supervisor.kill_all()
         raise
     first = result.first_difference
     following = None
