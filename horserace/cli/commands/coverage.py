@@ -1,4 +1,4 @@
-"""``horserace coverage``: rule IDs against fixtures; fails on gaps."""
+"""``horserace coverage``: what the fixtures distinguish, per reading and per rule; fails on gaps."""
 
 from __future__ import annotations
 
@@ -21,13 +21,31 @@ __all__ = ["NAME", "register", "run"]
 
 NAME = "coverage"
 
+_DESCRIPTION = """\
+Count what the fixtures distinguish, not only what they name.
+
+  a reading   of a register field (spec/interpretations.md): the fixtures that name it
+              and fail when the reference engine is fixed to the field's other reading
+              (their other readings kept);
+  a rule      of spec/rules.md: the fixtures that fail under a deviation of that rule
+              (the registry of 'horserace mutants --list'), replayed in process.
+
+Rules that no deviation names are listed apart: they are not counted as covered (each
+still needs three fixtures citing it). Fails (exit 1) when a reading or a rule is
+distinguished by fewer than three fixtures, a rule is cited by fewer than three, or an
+illegal fixture of the rule-text corpus has no legal twin, naming each with its count.
+The bundled corpus takes a few seconds; the generated perft tables
+(scenarios/generated/perft, given as a path) take minutes under the deviations."""
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         NAME,
         help=HELP[NAME],
-        description="Print the matrix of rule IDs against the fixtures that cite them. Fails (exit 1) "
-        "when a rule has fewer than three fixtures or a register reading is named by fewer than three.",
+        description=_DESCRIPTION,
+        epilog="examples:\n  horserace coverage\n  horserace coverage --format json\n"
+        "  horserace coverage scenarios/rule-text/play-individual.yaml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     paths_option(p)
     selection_options(p)
@@ -35,12 +53,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from horserace.corpus.rule_coverage import coverage_report
+    from horserace.quality.distinguishing import distinguishing_coverage
     from horserace.reports.coverage_text import format_text
 
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
-    report = coverage_report(selected_fixtures(corpus.fixtures, args))
+    report = distinguishing_coverage(selected_fixtures(corpus.fixtures, args))
     write_out(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK
