@@ -20,9 +20,13 @@ never counted as covered; so is a field with a single reading.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from horserace._files import atomic_write
 from horserace.corpus.compare import diff
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.observers import observe
@@ -31,7 +35,14 @@ from horserace.engine.ruleset import VARIANT_FIELDS
 from horserace.quality.mutants import MUTANTS, Mutant, judge_in_process
 from horserace.resources.documents import load_rules
 
-__all__ = ["COUNTED", "Distinguishing", "distinguishing", "distinguishing_coverage", "reading_fails_under"]
+__all__ = [
+    "COUNTED",
+    "Distinguishing",
+    "JudgementCache",
+    "distinguishing",
+    "distinguishing_coverage",
+    "reading_fails_under",
+]
 
 
 #: What ``horserace coverage`` counts, in its own words (the text and the JSON say it).
@@ -121,10 +132,76 @@ def reading_fails_under(fx: Fixture, name: str, other: str) -> bool:
     return bool(diff(fx.canonical_expected, observed))
 
 
-def distinguishing(fixtures: list[Fixture], deviations: dict[str, Mutant] | None = None) -> Distinguishing:
+def _code_digest() -> str:
+    """A digest of every Python file of the installed package: the engine, its deviations
+    and the replay that judges them.  Any change to any of them starts the cache afresh."""
+    root = Path(__file__).resolve().parents[1]  # the horserace package
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _fixture_digest(fx: Fixture) -> str:
+    """A digest of what judging a fixture depends on: its kind, input, expected values
+    and readings (not its ID, file, line, rules or why)."""
+    body = {"kind": fx.kind, "input": fx.input, "expected": fx.canonical_expected, "variants": fx.variants}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class JudgementCache:
+    """Each judgement of :func:`distinguishing` (does this fixture fail under that
+    deviation, or under that other reading?), kept in a JSON file by the fixture's content
+    and the package's code: a later run judges only the fixtures and code that changed.
+    A file that cannot be read, or was written by other code, is started afresh."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.code = _code_digest()
+        self.entries: dict[str, bool] = {}
+        self.judged = 0  #: judgements made in this run (not found in the file)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("code") == self.code and isinstance(data.get("entries"), dict):
+            self.entries = {k: v for k, v in data["entries"].items() if isinstance(v, bool)}
+
+    def save(self) -> str:
+        """Write the file; the reason it could not be written, or ``""``."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path, json.dumps({"code": self.code, "entries": self.entries}, sort_keys=True))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        return ""
+
+
+def _judged(cache: JudgementCache | None, kind: str, fixtures: list[Fixture], judge: Any) -> list[str]:
+    """The IDs of ``fixtures`` that ``judge`` (a list of fixtures -> the set of IDs that fail)
+    finds failing, from ``cache`` where it holds them."""
+    if cache is None:
+        failing: set[str] = judge(fixtures)
+        return [fx.id for fx in fixtures if fx.id in failing]
+    keys = {fx.id: f"{kind}:{_fixture_digest(fx)}" for fx in fixtures}
+    todo = [fx for fx in fixtures if keys[fx.id] not in cache.entries]
+    if todo:
+        failing = judge(todo)
+        cache.judged += len(todo)
+        for fx in todo:
+            cache.entries[keys[fx.id]] = fx.id in failing
+    return [fx.id for fx in fixtures if cache.entries[keys[fx.id]]]
+
+
+def distinguishing(
+    fixtures: list[Fixture], deviations: dict[str, Mutant] | None = None, cache: JudgementCache | None = None
+) -> Distinguishing:
     """What ``fixtures`` (deprecated ones left out) distinguish: every reading of the
     register against each other reading of its field, and every rule of spec/rules.md
-    against the deviations that name it (default: the whole registry)."""
+    against the deviations that name it (default: the whole registry); each judgement
+    taken from ``cache`` where it holds it, and kept in it."""
     fixtures = [fx for fx in fixtures if not fx.deprecated]
     registry = MUTANTS if deviations is None else deviations
     out = Distinguishing()
@@ -137,7 +214,12 @@ def distinguishing(fixtures: list[Fixture], deviations: dict[str, Mutant] | None
         for reading in readings:
             mine = [fx for fx in fixtures if fx.variants.get(name) == reading]
             out.readings[name][reading] = {
-                other: [fx.id for fx in mine if reading_fails_under(fx, name, other)]
+                other: _judged(
+                    cache,
+                    f"reading:{name}={other}",
+                    mine,
+                    lambda todo, n=name, o=other: {fx.id for fx in todo if reading_fails_under(fx, n, o)},
+                )
                 for other in readings
                 if other != reading
             }
@@ -150,18 +232,28 @@ def distinguishing(fixtures: list[Fixture], deviations: dict[str, Mutant] | None
         if not named:
             out.apart.append({"rule": rule, "reason": "no deviation names this rule"})
             continue
-        out.rules[rule] = {m.name: [k.id for k in judge_in_process(m, fixtures).killers] for m in named}
+        out.rules[rule] = {
+            m.name: _judged(
+                cache,
+                f"deviation:{m.name}",
+                fixtures,
+                lambda todo, m=m: {k.id for k in judge_in_process(m, todo).killers},
+            )
+            for m in named
+        }
     return out
 
 
-def distinguishing_coverage(fixtures: list[Fixture], deviations: dict[str, Mutant] | None = None) -> dict[str, Any]:
+def distinguishing_coverage(
+    fixtures: list[Fixture], deviations: dict[str, Mutant] | None = None, cache: JudgementCache | None = None
+) -> dict[str, Any]:
     """``horserace coverage``'s report: :func:`~horserace.corpus.rule_coverage.coverage_report`
     (the fixtures that cite each rule and name each reading, the illegal fixtures without a
     twin) with what distinguishes each reading and rule; its gaps are the citing gaps of the
     rules, the twins' gaps, and every reading and rule distinguished by fewer than three
     (naming a reading is not enough, so the naming gaps of readings give way to these)."""
     report = coverage_report(fixtures)
-    found = distinguishing(fixtures, deviations)
+    found = distinguishing(fixtures, deviations, cache)
     report["counted"] = COUNTED
     report["distinguishing"] = found.to_dict()
     report["gaps"] = [g for g in report["gaps"] if "variant" not in g] + found.gaps()

@@ -69,6 +69,10 @@ def format_text(report: dict[str, Any]) -> str:
     else:
         lines.append(f"every illegal fixture has its legal twin ({illegal})")
     lines.append("")
+    cache = report.get("cache")
+    if cache is not None:
+        lines.append(f"cache {cache['file']}: {cache['judged']} judgement(s) made in this run, the rest kept from it")
+        lines.append("")
     if report["gaps"]:
         lines.append(f"{len(report['gaps'])} gap(s):")
         for gap in report["gaps"]:

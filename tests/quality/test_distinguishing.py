@@ -129,3 +129,62 @@ def test_the_bundled_corpus_distinguishes_every_reading_and_rule_three_times():
     for name, readings in report["distinguishing"]["readings"].items():
         for reading, row in readings.items():
             assert all(len(ids) >= 3 for ids in row["fail_under"].values()), (name, reading)
+
+
+def test_the_cache_keeps_each_judgement_by_the_fixtures_content(tmp_path):
+    """A second run judges nothing; a fixture whose expected values change is judged
+    again, alone, and counted as it now is; a file written by other code is not read."""
+    import dataclasses
+
+    from horserace.quality.distinguishing import JudgementCache
+
+    tells, names = _bundled(TELLS_END_TURN, NAMES_DRAW_ONLY)
+    deviations = {"remainder-3-down": MUTANTS["remainder-3-down"]}
+    path = tmp_path / "cache" / "coverage.json"
+    first = JudgementCache(path)
+    found = distinguishing([tells, names], deviations, first)
+    assert first.save() == "" and path.is_file()
+    judgements = first.judged
+    assert found.rules["HR-SETTLE-1"]["remainder-3-down"] == []
+    assert judgements == len(tells.variants) + len(names.variants) + 2  # each reading named, the deviation on each
+
+    again = JudgementCache(path)
+    assert distinguishing([tells, names], deviations, again).readings == found.readings
+    assert again.judged == 0
+
+    # the same ID with other expected values (the first event's seat changed) is a new fixture
+    events = tells.expected["hands"][0]["events"]
+    edited = {**tells.expected, "hands": [{"events": [{**events[0], "seat": 1}, *events[1:]]}]}
+    changed = dataclasses.replace(tells, expected=edited, _canonical=None)
+    third = JudgementCache(path)
+    now = distinguishing([changed, names], deviations, third)
+    assert (
+        third.judged == len(tells.variants) + 1
+    )  # the changed fixture alone, under each other reading and the deviation
+    assert now.readings["continuation_without_tile"]["end-turn"] == {"draw": [TELLS_END_TURN]}
+    assert now.rules["HR-SETTLE-1"]["remainder-3-down"] == [TELLS_END_TURN]  # wrong anyway: fails under it too
+
+    path.write_text(json.dumps({"code": "other code", "entries": dict.fromkeys(first.entries, True)}))
+    stale = JudgementCache(path)
+    assert stale.entries == {}
+    assert distinguishing([tells, names], deviations, stale).readings == found.readings
+    assert stale.judged == judgements
+
+
+def test_the_command_keeps_its_cache_and_says_so(tmp_path, capsys):
+    corpus = _write(tmp_path, [TELLS_END_TURN, NAMES_DRAW_ONLY])
+    cache = tmp_path / "coverage-cache.json"
+    main(["coverage", str(corpus), "--cache", str(cache), "--format", "json"])
+    first = json.loads(capsys.readouterr().out)
+    assert first["cache"]["judged"] > 0 and first["cache"]["written"] and cache.is_file()
+    main(["coverage", str(corpus), "--cache", str(cache), "--format", "json"])
+    second = json.loads(capsys.readouterr().out)
+    assert second["cache"]["judged"] == 0
+    assert {k: v for k, v in second.items() if k != "cache"} == {k: v for k, v in first.items() if k != "cache"}
+    # a cache that cannot be written is said, and the counts are printed all the same
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert main(["coverage", str(corpus), "--cache", str(blocked / "cache.json")]) == ExitCode.FAILURES
+    out, err = capsys.readouterr()
+    assert "could not be written" in err and "Traceback" not in err
+    assert "continuation_without_tile=end-turn: 1 fixture(s) of this reading fail under " in out

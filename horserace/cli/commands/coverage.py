@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 
 from horserace.cli._options import (
     format_option,
@@ -49,16 +51,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     paths_option(p)
     selection_options(p)
+    p.add_argument(
+        "--cache",
+        metavar="FILE",
+        type=Path,
+        help="keep each judgement (this fixture under that deviation or that other reading) in FILE, "
+        "by the fixture's content and the package's code: a later run judges only what changed "
+        "(the generated perft tables take minutes the first time)",
+    )
     format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from horserace.quality.distinguishing import distinguishing_coverage
+    from horserace.quality.distinguishing import JudgementCache, distinguishing_coverage
     from horserace.reports.coverage_text import format_text
 
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
-    report = distinguishing_coverage(selected_fixtures(corpus.fixtures, args))
+    fixtures = selected_fixtures(corpus.fixtures, args)
+    cache = JudgementCache(args.cache) if args.cache is not None else None
+    report = distinguishing_coverage(fixtures, cache=cache)
+    if cache is not None:
+        problem = cache.save()
+        report["cache"] = {"file": str(args.cache), "judged": cache.judged, "written": not problem}
+        if problem:
+            print(f"horserace coverage: the cache {args.cache} could not be written: {problem}", file=sys.stderr)
     write_out(json.dumps(report, indent=2) if args.format == "json" else format_text(report))
     return ExitCode.FAILURES if report["gaps"] else ExitCode.OK
