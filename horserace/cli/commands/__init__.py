@@ -20,7 +20,7 @@ __all__ = ["HELP", "load"]
 HELP: dict[str, str] = {
     "conform": "run the corpus against an implementation through the conformance protocol",
     "replay": "validate and replay scenario fixtures against the reference engine",
-    "coverage": "rule IDs against fixtures; fails on rules or readings without fixtures",
+    "coverage": "the fixtures that tell each reading and rule apart; fails under three",
     "serve": "speak the conformance protocol with the reference engine on stdin/stdout",
     "report": "write every report again from stored result streams; several make a comparison page",
     "play": "play and print a seeded sample hand (or match) with random legal placements",
