@@ -137,7 +137,8 @@ def _schema_errors(fx: Fixture, twin_input: dict[str, Any]) -> ScenarioError | N
 def _twin_kinds(fx: Fixture) -> tuple[str, ...]:
     """The kinds the twin's last action may have: the fixture's own; for an end of turn
     that no repair of the position can make legal, a placement (the action the player
-    must make instead).  An end of turn is legal only during a continuation not drawn in,
+    must make instead; either, for an end of turn after the hand is over, whose repair may
+    leave the hand going on in a continuation).  An end of turn is legal only during a continuation not drawn in,
     under ``continuation=optional`` (HRI-2): under ``compulsory`` never, and never at the
     first action of its actor's turn (a position starts a fresh turn, and a continuation
     follows a placement of the same turn)."""
@@ -147,7 +148,11 @@ def _twin_kinds(fx: Fixture) -> tuple[str, ...]:
     if fx.variants.get("continuation") != "optional":
         return ("place",)
     hand = _before_last(fx, dict(fx.variants))
-    if isinstance(hand, IllegalAction) or not hand.continuing:
+    if isinstance(hand, IllegalAction):
+        return ("place",)
+    if hand.over:  # the repair may let the hand go on, in a continuation (HR-END-3's twin)
+        return (kind, "place")
+    if not hand.continuing:
         return ("place",)
     return (kind,)
 
