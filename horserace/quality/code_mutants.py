@@ -293,6 +293,11 @@ class NotApplied(Exception):
     """The mutant changes something the runner cannot put into the live engine."""
 
 
+class _Equivalent(Exception):
+    """The mutated module defines what the module defines (a constant computed to the same
+    value, ``_LA | _LB`` as ``_LA + _LB`` on disjoint bits): equivalent by construction."""
+
+
 class _FailsAtImport(Exception):
     """The mutated module raises as it is imported: killed by every fixture."""
 
@@ -347,7 +352,7 @@ def _key(v: Any, home: str) -> Any:
         return ("dataclass", type(v).__qualname__, tuple(_key(getattr(v, f.name), home) for f in fields(v)))
     if hasattr(v, "pattern") and hasattr(v, "flags"):
         return ("re", v.pattern, v.flags)
-    return ("object", type(v).__module__, type(v).__qualname__)
+    return ("object", type(v).__module__, type(v).__qualname__, repr(v))  # a slice, a range, a union of types
 
 
 class _Patches:
@@ -582,7 +587,7 @@ def applied(m: CodeMutant) -> Iterator[None]:
     live = _live_module(m.module)
     try:
         if not _patch(patches, m.module, mns):
-            raise NotApplied("no difference found in what the module defines")
+            raise _Equivalent("the module defines the same code and values with it: equivalent")
         patches.set(live, _TESTING_NAME, _TestingException)
         yield
     finally:
@@ -699,7 +704,8 @@ def _bounded(seconds: float) -> Iterator[None]:
 @dataclass(frozen=True)
 class Outcome:
     """What the corpus did to one mutant.  ``status``: killed, survived, not-run (no
-    fixture runs its line), not-applied (the runner cannot put it in: ``note`` says why)."""
+    fixture runs its line), not-applied (the runner cannot put it in: ``note`` says why),
+    equivalent (the mutated module defines the same code and values: nothing to judge)."""
 
     mutant: CodeMutant
     status: str
@@ -757,6 +763,8 @@ def _judge(m: CodeMutant, fixtures: Sequence[Fixture], all_killers: bool, bound:
         return Outcome(m, "not-applied", note=str(exc))
     except _FailsAtImport as exc:
         return Outcome(m, "killed", ("import",), len(fixtures), note=str(exc))
+    except _Equivalent as exc:
+        return Outcome(m, "equivalent", note=str(exc))
     return Outcome(m, "killed" if killers else "survived", tuple(killers), len(fixtures))
 
 
@@ -1044,6 +1052,7 @@ def summary(campaign: Campaign, triage: dict[str, dict[str, Any]], *, whole: boo
             "score": round(len(killed) / non_equivalent, 4) if non_equivalent else None,
         },
         "not_run": len([x for x in o if x.status == "not-run"]),
+        "same_definitions": len([x for x in o if x.status == "equivalent"]),
         "not_applied": len(not_applied),
         "out_of_reach_share": round(len(reach) / len(o), 4) if o else 0.0,
         "survivors": [

@@ -303,6 +303,11 @@ def code_mutants_text(result: dict[str, Any]) -> str:
         f"reach ({result['out_of_reach_share']:.1%} of the campaign), {c['untriaged']} untriaged or open"
     )
     lines.append(f"on lines no fixture runs: {result['not_run']:,} mutants, not judged")
+    if result["same_definitions"]:
+        lines.append(
+            f"equivalent by construction: {result['same_definitions']:,} (the mutated module defines the same "
+            "code and values)"
+        )
     if result["not_applied"]:
         notes = Counter(x.get("note", "").split(":")[0] for x in result["not_applied_mutants"])
         said = "; ".join(f"{n} {k}" for k, n in notes.most_common())

@@ -200,7 +200,7 @@ def test_a_sample_campaign_agrees_with_the_triage(capsys):
     opened = [s for s in result["survivors"] if s["verdict"] in ("open", "killed-by")]
     assert code == (ExitCode.FAILURES if opened else ExitCode.OK)
     c = result["covered"]
-    assert c["killed"] + c["survived"] + result["not_run"] + result["not_applied"] == 40
+    assert c["killed"] + c["survived"] + result["not_run"] + result["not_applied"] + result["same_definitions"] == 40
 
 
 def test_code_options_need_code_and_the_deviation_options_refuse_it():
