@@ -16,7 +16,9 @@ differs is put into the live engine for the one mutant and taken out after
 dataclass's field defaults too), a module's constants (and the same names that other
 modules of horserace imported from it).  What cannot be put in that way (an enum member's
 value) is reported as *not applied*, never judged.  Values that other modules derived at
-import from a mutated constant keep theirs.
+import from a mutated constant or function keep theirs (the corpus's table of written
+tiles, built by :func:`horserace.engine.tiles.tile`), and the corpus is loaded once,
+before any mutant.
 
 It is judged **by coverage**: each fixture's replay is traced once (:func:`trace_corpus`,
 well under a second for the corpus, so the campaign measures it afresh rather than keep a
