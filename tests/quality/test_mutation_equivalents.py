@@ -171,3 +171,22 @@ def test_a_refusal_is_observed_by_its_index_and_rule_alone(corpus):
     for fx in illegal:
         observed = observe(fx.kind, fx.input, fx.variants)
         assert set(observed) <= {"rejected_at", "rule"}, (fx.id, observed)
+
+
+def test_a_reading_equals_only_itself():
+    """``ruleset.field is READING`` as ``==``: a ruleset's fields always hold members of
+    their enum (``Ruleset.__post_init__`` turns strings into them), and a member equals
+    only itself; ``type(self).earns_continuation is not Hand.earns_continuation`` as
+    ``!=``: functions compare by identity."""
+    from horserace.engine.ruleset import _ENUMS
+
+    for enum_type in _ENUMS.values():
+        for a in enum_type:
+            for b in enum_type:
+                assert (a == b) is (a is b)
+    for ruleset in RULESETS:
+        assert all(isinstance(getattr(ruleset, f), _ENUMS[f]) for f in _ENUMS)
+    for m in MUTANTS.values():
+        assert (m.engine.earns_continuation != Hand.earns_continuation) is (
+            m.engine.earns_continuation is not Hand.earns_continuation
+        )
