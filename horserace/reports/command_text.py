@@ -4,6 +4,8 @@ summary line."""
 from __future__ import annotations
 
 import json
+from collections import Counter
+from typing import Any
 
 from horserace.conformance.perft import SideBySide
 from horserace.corpus.compare import format_path
@@ -15,7 +17,7 @@ from horserace.quality.fuzz import Finding, FuzzResult
 from horserace.quality.mutants import MUTANTS, Verdict
 from horserace.reports import colour
 
-__all__ = ["fuzz_text", "mutants_text", "perft_side_by_side_text", "perft_text", "replay_text"]
+__all__ = ["code_mutants_text", "fuzz_text", "mutants_text", "perft_side_by_side_text", "perft_text", "replay_text"]
 
 #: Differences shown per failing fixture; the rest are counted.
 SHOWN_DIFFERENCES = 20
@@ -270,4 +272,50 @@ def perft_side_by_side_text(result: SideBySide, *, mutant: str | None = None, ne
             lines.append(f"descend it: {next_command}")
         elif first is not None and first.reference is None:
             lines.append(f"{them} counts a move the reference engine does not have there: its move generation differs")
+    return "\n".join(lines)
+
+
+#: Survivors shown with their diff by ``mutants --code``; the rest are listed by place.
+SHOWN_SURVIVOR_DIFFS = 40
+
+
+def code_mutants_text(result: dict[str, Any]) -> str:
+    """``horserace mutants --code``: the survivors (place, operator, verdict, diff), the
+    score on the lines the corpus runs, and apart what it does not judge."""
+    c = result["covered"]
+    lines = []
+    for i, s in enumerate(result["survivors"]):
+        verdict = s["verdict"]
+        said = s.get("check") or s.get("fixture") or s.get("why") or ""
+        head = colour.paint("SURVIVED", "red") if verdict in ("untriaged", "open", "killed-by") else "survived"
+        lines.append(
+            f"{head}  horserace/engine/{s['module']}.py:{s['line']} {s['operator']} [{verdict}] {said}".rstrip()
+        )
+        if i < SHOWN_SURVIVOR_DIFFS:
+            lines.extend(f"    {d}" for d in s["diff"].splitlines()[2:])
+    if len(result["survivors"]) > SHOWN_SURVIVOR_DIFFS:
+        lines.append(f"(diffs of the first {SHOWN_SURVIVOR_DIFFS} survivors shown; --format json has every one)")
+    for s in result["stale"]:
+        lines.append(f"STALE     triage entry {s['entry']}: {s['why']}")
+    sampled = "" if result["mutants"] == result["enumerated"] else f" (a sample of {result['enumerated']:,})"
+    lines.append(
+        f"{result['mutants']:,} code mutants{sampled} of horserace/engine/ ({result['operators']}), "
+        f"{result['fixtures']} fixtures, {result['seconds']:g} s"
+    )
+    score = "no mutant judged" if c["score"] is None else f"{c['score']:.1%}"
+    lines.append(
+        f"on lines the corpus runs: {c['killed']:,} of {c['judged'] - c['equivalent']:,} non-equivalent mutants "
+        f"killed ({score}); {c['survived']} survived: {c['equivalent']} equivalent, {c['out_of_reach']} out of "
+        f"reach ({result['out_of_reach_share']:.1%} of the campaign), {c['untriaged']} untriaged or open"
+    )
+    lines.append(f"on lines no fixture runs: {result['not_run']:,} mutants, not judged")
+    if result["same_definitions"]:
+        lines.append(
+            f"equivalent by construction: {result['same_definitions']:,} (the mutated module defines the same "
+            "code and values)"
+        )
+    if result["not_applied"]:
+        notes = Counter(x.get("note", "").split(":")[0] for x in result["not_applied_mutants"])
+        said = "; ".join(f"{n} {k}" for k, n in notes.most_common())
+        lines.append(f"not applied in process: {result['not_applied']:,} ({said})")
     return "\n".join(lines)

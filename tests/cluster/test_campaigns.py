@@ -443,3 +443,23 @@ def test_an_implementation_that_never_says_hello_leaves_no_process_on_the_worker
     assert done.returncode == ExitCode.IMPLEMENTATION_UNUSABLE, done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
     assert not alive
+
+
+def test_code_mutants_on_the_cluster_get_the_outcomes_of_one_machine(client, corpus):
+    """``mutants --code --cluster``: a task per batch, each judged on a worker in a
+    process forked from it, the outcomes in the order of the mutants and equal to a run on
+    this machine."""
+    pytest.importorskip("cosmic_ray", reason="the [mutation] extra (cosmic-ray) is not installed")
+    from horserace.cluster import code_mutants as cluster_code
+    from horserace.quality import code_mutants as cm
+
+    mutants, enumerated = cm.select(["settlement", "seating"], 50, 3)
+    coverage = cm.trace_corpus(corpus.fixtures)
+    here = cm.run_campaign(mutants, corpus.fixtures, enumerated=enumerated, coverage=coverage)
+    there, ran = cluster_code.code_mutants_on(
+        client, "test", mutants, corpus.fixtures, coverage, enumerated=enumerated, timeout=WAIT
+    )
+    assert ran.tasks == 2 and sum(s.units for s in ran.shares.values()) == 50  # batches of 40
+    assert [(o.mutant, o.status, o.killers) for o in there.outcomes] == [
+        (o.mutant, o.status, o.killers) for o in here.outcomes
+    ]

@@ -274,3 +274,12 @@ def _script(h, moves):
         return move
 
     return choose
+
+
+def test_the_default_target_is_61():
+    """HR-MATCH-1, HRI-29: the default of a ruleset made without a target. No fixture can
+    reach it (every fixture that scores names its target), so this test pins it (a code
+    mutant of 61 is out of the corpus's reach, horserace/quality/mutation_triage.yaml)."""
+    from horserace.engine.ruleset import CANONICAL, Ruleset
+
+    assert Ruleset().target == CANONICAL.target == Ruleset.from_readings({}).target == 61

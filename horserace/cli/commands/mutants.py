@@ -7,12 +7,15 @@ import argparse
 import json
 
 from horserace.cli._options import (
+    clear_progress,
     cluster_option,
+    count,
     format_option,
     jobs_option,
     load_corpus,
     paths_option,
     print_load_errors,
+    progress,
     require_cluster_extra,
     said_stopped,
     unwound_by_signals,
@@ -34,7 +37,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Each deviation of the engine is a realistic misreading of one rule (family "
         "'misreading') or a house rule of the Fives family that published rule sets and real engines "
         "play (family 'house rule'), served by 'horserace serve --mutant NAME'. The corpus is strong "
-        "when every deviation is killed (exit 0); a surviving one exits 1.",
+        "when every deviation is killed (exit 0); a surviving one exits 1.\n\n"
+        "With --code, the mutants are the engine's code instead: every operator of cosmic-ray's core set "
+        "at every place of horserace/engine/ (pip install 'horserace[mutation]'), each judged in this "
+        "process by the fixtures whose replay runs its line. It prints the score on the lines the corpus "
+        "runs, apart the mutants on lines no fixture runs, and each survivor with its file:line, "
+        "operator, diff and its verdict in the triage file (horserace/quality/mutation_triage.yaml). "
+        "Exit 1 when a survivor has no verdict or an open one, or (a whole campaign) a triage entry is "
+        "stale.",
+        epilog="examples:\n  horserace mutants --code --sample 40 --seed 1\n"
+        "  horserace mutants --code --module settlement --format json\n"
+        "  horserace mutants --code --jobs 2            # the whole engine (see README, Performance)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--list", action="store_true", help="list the deviations (family and source too) and exit")
     p.add_argument("--only", action="append", metavar="NAME", help="run only this deviation (repeatable)")
@@ -50,12 +64,36 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="judge each mutant by replaying the corpus against it in this process, not through "
         "'horserace serve --mutant NAME' (faster; every observation compared, rule IDs included)",
     )
-    cluster_option(p, "judge each mutant as a task of its own")
+    cluster_option(p, "judge each mutant (with --code: each batch of code mutants) as a task of its own")
+    code = p.add_argument_group("code mutants (--code)")
+    code.add_argument(
+        "--code",
+        action="store_true",
+        help="mutate the engine's code with cosmic-ray's operators and judge each mutant by the corpus",
+    )
+    code.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="only this engine module (hand, layout, settlement, ...; repeatable; default: all)",
+    )
+    code.add_argument("--sample", type=count(1, 10**6), metavar="N", help="judge N mutants drawn at random")
+    code.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of --sample (default: 0)")
+    code.add_argument(
+        "--triage",
+        metavar="FILE",
+        help="the verdicts on the survivors (default: the bundled horserace/quality/mutation_triage.yaml)",
+    )
     paths_option(p)
     format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.code:
+        return _run_code(args)
+    code_only = [f"--{n}" for n in ("module", "sample", "triage") if getattr(args, n) is not None]
+    if code_only:
+        raise UsageError(f"horserace: {', '.join(code_only)} go with --code")
     from horserace.engine.ruleset import CANONICAL
     from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
     from horserace.reports.command_text import mutants_text
@@ -117,3 +155,59 @@ def run(args: argparse.Namespace) -> int:
             stopped, f"the verdicts above are those of the {len(verdicts)} of {len(chosen)} mutants judged before"
         )
     return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+def _run_code(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from horserace.quality.code_mutants import load_triage, run_campaign, select, summary, trace_corpus
+    from horserace.reports.command_text import code_mutants_text
+
+    named = [f"--{n.replace('_', '-')}" for n in ("list", "only", "family", "in_process") if getattr(args, n)]
+    if named:
+        raise UsageError(f"horserace: {', '.join(named)} name deviations, not code mutants: leave out --code")
+    if args.triage is not None and not Path(args.triage).is_file():
+        raise UsageError(f"horserace: no such triage file: {args.triage}")
+    triage = load_triage(Path(args.triage) if args.triage else None)
+    mutants, enumerated = select(args.module, args.sample, args.seed)
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    fixtures = list(corpus.fixtures)
+    full = frozenset(k for k, e in triage.items() if e["verdict"] == "killed-by")
+    bar = progress(sys.stderr.isatty(), "code mutants: ")
+    seen = [0, 0]
+
+    def tick(outcome: object) -> None:
+        seen[0] += 1
+        seen[1] += getattr(outcome, "status", "") == "survived"
+        if bar:
+            bar(f"{seen[0]:,} of {len(mutants):,} judged, {seen[1]} survived")
+
+    ran = None
+    try:
+        if args.cluster is not None:
+            from horserace.cluster.code_mutants import code_mutants_on
+            from horserace.cluster.connect import connected, parse
+
+            parse(args.cluster)
+            coverage = trace_corpus(fixtures)
+            with unwound_by_signals(), connected(args.cluster) as client:
+                campaign, ran = code_mutants_on(
+                    client, args.cluster, mutants, fixtures, coverage, enumerated=enumerated, full=full, done=tick
+                )
+        else:
+            with unwound_by_signals():
+                campaign = run_campaign(mutants, fixtures, enumerated=enumerated, jobs=args.jobs, full=full, done=tick)
+    finally:
+        clear_progress(bar)
+    result = summary(campaign, triage, whole=args.sample is None)
+    if ran is not None:
+        result["cluster"] = ran.to_dict()
+    if args.format == "json":
+        write_out(json.dumps(result, indent=2))
+    else:
+        write_out(code_mutants_text(result) + (f"\n{ran.text()}" if ran is not None else ""))
+    failing = result["covered"]["untriaged"] or result["stale"]
+    return ExitCode.FAILURES if failing else ExitCode.OK

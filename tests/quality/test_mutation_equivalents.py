@@ -1,0 +1,192 @@
+"""The checks behind the ``equivalent`` verdicts of horserace/quality/mutation_triage.yaml.
+
+Two kinds:
+
+- an **invariant** of the engine that makes a mutated test unable to change a result
+  (:func:`test_a_pending_drawn_tile_is_the_only_playable_tile`): a tile drawn playable is
+  the only playable tile its drawer holds, so ``if self._pending >= 0`` and the branch for
+  no pending tile give the same answer for it, [0|0] (tile 0) included;
+- a **differential** check of each mutant that claims one of these
+  (:func:`test_each_equivalent_plays_as_the_engine`): with the mutant in the engine,
+  random hands under every one of the 64 combinations of the register's readings, at every
+  table, played through the public actions, give the same observations as the engine
+  (the legal placements and their count, must-draw, may-end-turn, the pending tile, the
+  refusal of a draw while a tile is pending, every event and score).
+
+Each is shown to catch what it names: the invariant fails under the named deviation
+``draw-while-playable``, the differential check tells a killed mutant from the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("cosmic_ray", reason="the [mutation] extra (cosmic-ray) is not installed")
+
+from horserace.engine.hand import Hand
+from horserace.engine.match import Match
+from horserace.engine.ruleset import VARIANT_FIELDS, Ruleset
+from horserace.engine.seating import SEATINGS
+from horserace.engine.tiles import tiles_of
+from horserace.errors import IllegalAction
+from horserace.quality import code_mutants as cm
+from horserace.quality.mutants import MUTANTS
+
+RULESETS = [
+    Ruleset.from_readings(dict(zip(VARIANT_FIELDS, combo))) for combo in itertools.product(*VARIANT_FIELDS.values())
+]
+THIS = "tests/quality/test_mutation_equivalents.py"
+
+
+def _play(engine: type[Hand], ruleset: Ruleset, players: int, partnership: bool, seed: int, look: Any) -> list[Any]:
+    """One hand through the public actions, chosen with ``seed``; ``look(hand)`` after
+    every action, and what the hand offers at each step, in the returned trace."""
+    rng = random.Random(seed)
+    match = Match(players, partnership=partnership, ruleset=ruleset, seed=seed, engine=engine)
+    h = match.deal()
+    trace: list[Any] = []
+    while not h.over:
+        look(h)
+        moves = h.legal_placements()
+        seat = h.to_act
+        trace.append((seat, sorted(moves), h.count_placements(), h.must_draw(), h.may_end_turn(), h.pending_drawn))
+        if h.pending_drawn is not None or (moves and h.boneyard_left and rng.random() < 0.25):
+            try:  # a draw the rules refuse (HR-DRAW-2 while a tile is pending, HR-DRAW-1 with one to place)
+                drawn = h.draw(seat)
+                trace.append(("drew while it had a placement", drawn))
+                look(h)
+                continue
+            except IllegalAction as exc:
+                trace.append(exc.rule)
+        choices: list[tuple[Any, ...]] = [("place", *m) for m in moves]
+        if h.may_end_turn():
+            choices.append(("end",))
+        if h.must_draw():
+            choices.append(("draw",))
+        elif not moves:
+            choices.append(("pass",))
+        action = choices[rng.randrange(len(choices))]
+        if action[0] == "place":
+            h.place(seat, *action[1:])
+        elif action[0] == "draw":
+            trace.append(("drew", h.draw(seat)))
+        elif action[0] == "pass":
+            h.pass_turn(seat)
+        else:
+            h.end_turn(seat)
+    trace.append((tuple(h.events), tuple(h.scores)))
+    return trace
+
+
+def _pending_is_alone(h: Hand) -> None:
+    pending = h.pending_drawn
+    if pending is not None:
+        playable = [t for t in tiles_of(h.hands[h.to_act]) if h.layout.moves_for(t)]
+        assert playable == [pending], f"pending {pending}, playable {playable}"
+        assert h.legal_placements() == h.layout.moves_for_mask(h.hands[h.to_act])
+
+
+def _every_table(engine: type[Hand], seeds: range, look: Any) -> list[Any]:
+    # A deal of its own for each table, reading and seed.
+    return [
+        _play(engine, ruleset, s.players, s.partnership, (seed * len(RULESETS) + r) * len(SEATINGS) + k, look)
+        for r, ruleset in enumerate(RULESETS)
+        for k, s in enumerate(SEATINGS)
+        for seed in seeds
+    ]
+
+
+def test_a_pending_drawn_tile_is_the_only_playable_tile():
+    """Under every reading and table: while a drawn tile is pending it is the only tile of
+    its drawer with a legal placement, and the legal placements are those of the whole
+    hand.  So ``_pending >= 0`` against ``> 0`` (or ``== 0``) in ``legal_placements``,
+    ``count_placements``, ``pass_turn`` and ``play_forced`` cannot change an answer."""
+    _every_table(Hand, range(3), _pending_is_alone)
+
+
+def test_the_invariant_catches_a_drawer_who_held_a_playable_tile():
+    with pytest.raises(AssertionError, match="pending"):
+        _every_table(MUTANTS["draw-while-playable"].engine, range(3), _pending_is_alone)
+
+
+def _equivalents() -> list[dict[str, Any]]:
+    """Every mutant the triage calls equivalent, whatever its own check: each is played
+    against the engine as well."""
+    return [e for e in cm.load_triage().values() if e["verdict"] == "equivalent"]
+
+
+def _mutant(entry: dict[str, Any]) -> cm.CodeMutant:
+    key = cm.entry_key(entry)
+    return next(m for m in cm.enumerate_mutants(entry["module"]) if m.key == key)
+
+
+def _differs(m: cm.CodeMutant, seeds: range) -> bool:
+    reference = _every_table(Hand, seeds, lambda h: None)
+    with cm.applied(m):
+        try:
+            mutated = _every_table(Hand, seeds, lambda h: None)
+        except Exception:  # a mutant that raises differs
+            return True
+    return mutated != reference
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", _equivalents(), ids=lambda e: f"{e['module']}:{e['line']}:{e['operator']}")
+def test_each_equivalent_plays_as_the_engine(entry):
+    assert not _differs(_mutant(entry), range(2))
+
+
+@pytest.mark.slow
+def test_the_differential_check_tells_a_real_mutant():
+    m = next(
+        m
+        for m in cm.enumerate_mutants("hand")
+        if m.operator == "core/ReplaceComparisonOperator_GtE_Gt" and m.code == "if self._pending >= 0:" and m.line > 650
+    )
+    assert _differs(m, range(2))  # the draw refused while [0|0] is pending (DD8G82 kills it)
+
+
+def test_small_ints_are_one_object_each():
+    """``a == b`` as ``a is b`` (and ``!=`` as ``is not``) cannot change a result where
+    both sides are ints from -5 to 256, which CPython keeps one object each of: tile
+    indices (0-27), ports (0-5), pip values (0-6) and pip totals (at most 168), seats and
+    sides, positions in the boneyard (0-28), masks of a tile's ports (below 64)."""
+    for i in range(-5, 257):
+        assert int(str(i)) is i and (i + 0) is i and sum([i, 0]) is i
+    assert (257 + int("0")) is not int("257")  # beyond the cache, identity is not equality
+
+
+def test_a_refusal_is_observed_by_its_index_and_rule_alone(corpus):
+    """An illegal fixture observes the index of the refused action and its rule, not the
+    message's text (spec/fixture-format.md): a mutant that changes only the words of a
+    refusal cannot change an observation."""
+    from horserace.corpus.observers import observe
+
+    illegal = [fx for fx in corpus.fixtures if fx.kind == "illegal"]
+    assert illegal
+    for fx in illegal:
+        observed = observe(fx.kind, fx.input, fx.variants)
+        assert set(observed) <= {"rejected_at", "rule"}, (fx.id, observed)
+
+
+def test_a_reading_equals_only_itself():
+    """``ruleset.field is READING`` as ``==``: a ruleset's fields always hold members of
+    their enum (``Ruleset.__post_init__`` turns strings into them), and a member equals
+    only itself; ``type(self).earns_continuation is not Hand.earns_continuation`` as
+    ``!=``: functions compare by identity."""
+    from horserace.engine.ruleset import _ENUMS
+
+    for enum_type in _ENUMS.values():
+        for a in enum_type:
+            for b in enum_type:
+                assert (a == b) is (a is b)
+    for ruleset in RULESETS:
+        assert all(isinstance(getattr(ruleset, f), _ENUMS[f]) for f in _ENUMS)
+    for m in MUTANTS.values():
+        assert (m.engine.earns_continuation != Hand.earns_continuation) is (
+            m.engine.earns_continuation is not Hand.earns_continuation
+        )
