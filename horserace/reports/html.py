@@ -193,117 +193,162 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
     refused = refused if _index(refused) else None
 
     if kind == "layout":
-        setup = inp.get("setup") or []
-        steps = inp.get("steps") or []
-        if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
-            return None
-        step = None
-        for where, length in places:
-            if len(where) >= 2 and where[0] == "steps" and _index(where[1]):
-                step = where[1] if step is None else min(step, where[1])
-            elif where == ["steps"] and length:
-                observed = (
-                    (record.get("observations") or {}).get("steps")
-                    if isinstance(record.get("observations"), dict)
-                    else None
-                )
-                first_missing = len(observed) if isinstance(observed, list) else 0
-                step = first_missing if step is None else min(step, first_missing)
-        how = "the first step that differs"
-        if step is None and refused is not None:
-            step, how = refused, "the step the implementation refused"
-        if step is None or step >= len(steps):
-            caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
-            return list(setup) + list(steps), caption + "."
-        caption = (
-            f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
-            + (f", after {len(setup)} setup placement(s)" if setup else "")
-            + "."
-        )
-        return list(setup) + list(steps[: step + 1]), caption
-
+        return _layout_steps_drawn(record, inp, places, refused)
     if kind == "play":
-        hands = inp.get("hands") or []
-        if not isinstance(hands, list) or not hands:
-            return None
-        # No hands is an empty list; hands of the wrong shape fail where they are indexed (caught there).
-        expected_hands = (
-            (record.get("expected") or {}).get("hands", []) if isinstance(record.get("expected"), dict) else []
-        )
-        observed_hands = (
-            (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
-        )
-        first: tuple[int, int] | None = None
-        for path, length in places:
-            if len(path) >= 4 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and _index(path[3]):
-                at = (path[1], path[3])
-            elif len(path) == 3 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and length:
-                h = path[1]
-                try:
-                    at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
-                except (TypeError, KeyError, IndexError):
-                    at = (h, 0)
-            else:
-                continue
-            first = at if first is None else min(first, at)
-        if first is not None:
-            h, e = first
-            if h >= len(hands) or not isinstance(hands[h], dict):
-                return None
-            try:
-                events = expected_hands[h]["events"]
-            except (TypeError, KeyError, IndexError):
-                events = []
-            events = events if isinstance(events, list) else []
-            placed = sum(1 for ev in events[:e] if isinstance(ev, dict) and ev.get("event") == "place")
-            at_place = e < len(events) and isinstance(events[e], dict) and events[e].get("event") == "place"
-            count = placed + (1 if at_place else 0)
-            own = _placements_only(hands[h].get("placements"))[:count]
-            prefix = hands[h].get("layout") or []
-            what = (
-                f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
-                if at_place
-                else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
-            )
-            return list(prefix) + own, f"Hand {h}: the layout {what}."
-        if refused is not None:
-            action = refused
-            for h, hand in enumerate(hands):
-                entries = hand.get("placements") if isinstance(hand, dict) else None
-                entries = entries if isinstance(entries, list) else []
-                if action < len(entries):
-                    own = _placements_only(entries[: action + 1])
-                    prefix = hand.get("layout") or []
-                    return (
-                        list(prefix) + own,
-                        f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
-                        "the placement the implementation refused, as the fixture lists it.",
-                    )
-                action -= len(entries)
-        h = len(hands) - 1
-        hand = hands[h] if isinstance(hands[h], dict) else {}
-        return (
-            list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
-            f"Hand {h}: the layout after all its listed placements.",
-        )
-
+        return _play_hand_drawn(record, inp, places, refused)
     if kind in ("illegal", "perft"):
-        layout = inp.get("layout")
-        if not isinstance(layout, list) or not layout:
-            return None
-        if kind == "perft":
-            return list(layout), "The position's layout."
-        # The layout just before the action the fixture says is illegal: the position,
-        # then the placements among the legal actions before it.
-        actions, rejected_at = _illegal_action(record)
-        before = actions[:rejected_at] if rejected_at is not None else []
-        earlier = [
-            {k: a[k] for k in ("tile", "target", "port") if k in a}
-            for a in before
-            if isinstance(a, dict) and a.get("action") == "place"
-        ]
-        return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
+        return _position_drawn(record, inp, kind)
     return None
+
+
+def _first_differing_step(record: dict, places: list[tuple[list, bool]]) -> int | None:
+    """A layout fixture's first step with a difference (a missing step counts from the
+    first the answer lacks); ``None`` when no difference is at a step."""
+    step = None
+    for where, length in places:
+        if len(where) >= 2 and where[0] == "steps" and _index(where[1]):
+            step = where[1] if step is None else min(step, where[1])
+        elif where == ["steps"] and length:
+            observed = (
+                (record.get("observations") or {}).get("steps")
+                if isinstance(record.get("observations"), dict)
+                else None
+            )
+            first_missing = len(observed) if isinstance(observed, list) else 0
+            step = first_missing if step is None else min(step, first_missing)
+    return step
+
+
+def _layout_steps_drawn(
+    record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any
+) -> tuple[list, str] | None:
+    """A layout fixture: its setup and steps up to the first that differs, or that was refused."""
+    setup = inp.get("setup") or []
+    steps = inp.get("steps") or []
+    if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
+        return None
+    step = _first_differing_step(record, places)
+    how = "the first step that differs"
+    if step is None and refused is not None:
+        step, how = refused, "the step the implementation refused"
+    if step is None or step >= len(steps):
+        caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
+        return list(setup) + list(steps), caption + "."
+    caption = (
+        f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
+        + (f", after {len(setup)} setup placement(s)" if setup else "")
+        + "."
+    )
+    return list(setup) + list(steps[: step + 1]), caption
+
+
+def _first_differing_event(
+    places: list[tuple[list, bool]], expected_hands: Any, observed_hands: Any
+) -> tuple[int, int] | None:
+    """A play fixture's first differing event as (hand, event); a hand whose events differ
+    in number counts from the first event one of the two lacks."""
+    first: tuple[int, int] | None = None
+    for path, length in places:
+        if len(path) >= 4 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and _index(path[3]):
+            at = (path[1], path[3])
+        elif len(path) == 3 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and length:
+            h = path[1]
+            try:
+                at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
+            except (TypeError, KeyError, IndexError):
+                at = (h, 0)
+        else:
+            continue
+        first = at if first is None else min(first, at)
+    return first
+
+
+def _hand_at_event(hands: list, expected_hands: Any, h: int, e: int) -> tuple[list, str] | None:
+    """Hand ``h``'s layout and its placements before event ``e``, with ``e`` itself when it
+    is a placement."""
+    if h >= len(hands) or not isinstance(hands[h], dict):
+        return None
+    try:
+        events = expected_hands[h]["events"]
+    except (TypeError, KeyError, IndexError):
+        events = []
+    events = events if isinstance(events, list) else []
+    placed = sum(1 for ev in events[:e] if isinstance(ev, dict) and ev.get("event") == "place")
+    at_place = e < len(events) and isinstance(events[e], dict) and events[e].get("event") == "place"
+    count = placed + (1 if at_place else 0)
+    own = _placements_only(hands[h].get("placements"))[:count]
+    prefix = hands[h].get("layout") or []
+    what = (
+        f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
+        if at_place
+        else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
+    )
+    return list(prefix) + own, f"Hand {h}: the layout {what}."
+
+
+def _hand_at_refused(hands: list, refused: int) -> tuple[list, str] | None:
+    """The layout up to the refused placement (counted across the hands' listed
+    placements), as the fixture lists it; ``None`` when the hands list fewer."""
+    action = refused
+    for h, hand in enumerate(hands):
+        entries = hand.get("placements") if isinstance(hand, dict) else None
+        entries = entries if isinstance(entries, list) else []
+        if action < len(entries):
+            own = _placements_only(entries[: action + 1])
+            prefix = hand.get("layout") or []
+            return (
+                list(prefix) + own,
+                f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
+                "the placement the implementation refused, as the fixture lists it.",
+            )
+        action -= len(entries)
+    return None
+
+
+def _play_hand_drawn(record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any) -> tuple[list, str] | None:
+    """A play fixture: the hand's layout at its first differing event, else at the refused
+    placement, else after the last hand's listed placements."""
+    hands = inp.get("hands") or []
+    if not isinstance(hands, list) or not hands:
+        return None
+    # No hands is an empty list; hands of the wrong shape fail where they are indexed (caught there).
+    expected_hands = (record.get("expected") or {}).get("hands", []) if isinstance(record.get("expected"), dict) else []
+    observed_hands = (
+        (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
+    )
+    first = _first_differing_event(places, expected_hands, observed_hands)
+    if first is not None:
+        return _hand_at_event(hands, expected_hands, *first)
+    if refused is not None:
+        found = _hand_at_refused(hands, refused)
+        if found is not None:
+            return found
+    h = len(hands) - 1
+    hand = hands[h] if isinstance(hands[h], dict) else {}
+    return (
+        list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
+        f"Hand {h}: the layout after all its listed placements.",
+    )
+
+
+def _position_drawn(record: dict, inp: dict, kind: str) -> tuple[list, str] | None:
+    """An illegal or perft fixture: the position's layout; for an illegal one, with the
+    placements among the legal actions before the refused one."""
+    layout = inp.get("layout")
+    if not isinstance(layout, list) or not layout:
+        return None
+    if kind == "perft":
+        return list(layout), "The position's layout."
+    # The layout just before the action the fixture says is illegal: the position,
+    # then the placements among the legal actions before it.
+    actions, rejected_at = _illegal_action(record)
+    before = actions[:rejected_at] if rejected_at is not None else []
+    earlier = [
+        {k: a[k] for k in ("tile", "target", "port") if k in a}
+        for a in before
+        if isinstance(a, dict) and a.get("action") == "place"
+    ]
+    return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
 
 
 def _illegal_action(record: dict) -> tuple[list[Any], int | None]:
