@@ -54,7 +54,7 @@ import yaml
 from horserace._files import atomic_write
 from horserace.conformance.process import begin_run, kill_all
 from horserace.conformance.runner import Options, Outcome, Worker
-from horserace.conformance.scope import Targets
+from horserace.conformance.scope import Scope, Targets
 from horserace.corpus.attribution import OVERLAPS, Cause, cause_of, place_of
 from horserace.corpus.compare import Difference
 from horserace.corpus.fixture import Fixture
@@ -925,23 +925,7 @@ def fuzz_range(
         hello, scope = worker.declared()
         declared = dict(scope.readings)
         _check_rulesets(plan, declared, scope.targets)
-        supported = set(hello.get("kinds", []))
-        kinds = tuple(k for k in plan.kinds if fixture_kind(k) in supported)
-        unsupported = tuple(k for k in plan.kinds if k not in kinds)
-        if not kinds:
-            raise ImplementationUnusable(
-                f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
-                f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
-            )
-        seatings = plan.seatings
-        if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
-            seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
-            if not seatings:
-                raise ImplementationUnusable(
-                    f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
-                    f"({', '.join(s.label for s in plan.seatings)})"
-                )
-        plan = Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids)
+        plan, unsupported = _supported_plan(plan, hello, scope)
         state = _Range(
             worker,
             plan,
@@ -970,6 +954,28 @@ def fuzz_range(
         return state.shard(unsupported)
     finally:
         worker.close()
+
+
+def _supported_plan(plan: Plan, hello: dict, scope: Scope) -> tuple[Plan, tuple[str, ...]]:
+    """The plan cut to the kinds and tables the implementation declares, and the kinds
+    left out; unusable when it supports none of either."""
+    supported = set(hello.get("kinds", []))
+    kinds = tuple(k for k in plan.kinds if fixture_kind(k) in supported)
+    unsupported = tuple(k for k in plan.kinds if k not in kinds)
+    if not kinds:
+        raise ImplementationUnusable(
+            f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
+            f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
+        )
+    seatings = plan.seatings
+    if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
+        seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
+        if not seatings:
+            raise ImplementationUnusable(
+                f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
+                f"({', '.join(s.label for s in plan.seatings)})"
+            )
+    return Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids), unsupported
 
 
 def write_finding(finding: Finding, small: Fixture, argv: Sequence[str], out_dir: Path) -> Path:
