@@ -148,33 +148,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from horserace.cli._program import owns_process
-    from horserace.cli._results import writable_folder
     from horserace.conformance.expectations import read_expectations, unknown_ids
     from horserace.conformance.runner import Options
 
     argvs = [impl_argv(impl) for impl in args.impl or [None]]
     args.commands = [shown_command(impl) for impl in args.impl or [None]]
-    if args.update_expectations:
-        if args.expectations and args.expectations != args.update_expectations:
-            raise UsageError(
-                "horserace: --update-expectations FILE reads and rewrites FILE: give no other --expectations"
-            )
-        args.expectations = args.update_expectations
-    if len(argvs) > 1 and (args.expectations or args.write_expectations):
-        option = "--expectations" if args.expectations else "--write-expectations"
-        raise UsageError(f"horserace: {option} holds one implementation's known failures: give one --impl with it")
-    if args.expectations and not Path(args.expectations).exists():
-        raise UsageError(f"horserace: no such file: {args.expectations}")
-    writable_folder(Path(args.report_dir), "--report-dir")
-    if args.write_expectations:
-        target = Path(args.write_expectations)
-        try:  # opened now, not after the run: appending creates it and changes nothing in it
-            with open(target, "a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
-    if len(argvs) > 1 and args.last_failed:
-        raise UsageError("horserace: --last-failed reads one implementation's stream: give one --impl with it")
+    _check_options(args, several=len(argvs) > 1)
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
@@ -184,14 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     fixtures = selected_fixtures(corpus.fixtures, args, last.ids if last else None)
     if last is not None and args.format != "json" and not args.list:
         print(last.said, file=sys.stderr)
-    args.last_failed_ids = sorted(last.ids) if last and last.ids is not None else None
-    args.selection = (
-        {"selected": len(fixtures), "of": len(corpus.fixtures), "select": args.select, "deselect": args.deselect}
-        if len(fixtures) < len(corpus.fixtures)
-        else None
-    )
-    if args.selection and args.last_failed_ids is not None:
-        args.selection["last_failed"] = len(args.last_failed_ids)
+    _note_selection(args, len(fixtures), len(corpus.fixtures), last)
     options = Options(
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
@@ -207,6 +179,46 @@ def _run(args: argparse.Namespace) -> int:
     if len(argvs) == 1:
         return _one(argvs[0], fixtures, options, args, expected)
     return _several(argvs, fixtures, options, args)
+
+
+def _note_selection(args: argparse.Namespace, selected: int, of: int, last: _LastFailed | None) -> None:
+    """What the stream's header says of the selection: how many of how many fixtures, by
+    which --select and --deselect, and the IDs --last-failed ran again."""
+    args.last_failed_ids = sorted(last.ids) if last and last.ids is not None else None
+    args.selection = (
+        {"selected": selected, "of": of, "select": args.select, "deselect": args.deselect} if selected < of else None
+    )
+    if args.selection and args.last_failed_ids is not None:
+        args.selection["last_failed"] = len(args.last_failed_ids)
+
+
+def _check_options(args: argparse.Namespace, *, several: bool) -> None:
+    """Usage errors before anything runs: expectations files that do not go together or
+    with several implementations, a report folder or expectations file that cannot be
+    written, --last-failed with several implementations."""
+    if args.update_expectations:
+        if args.expectations and args.expectations != args.update_expectations:
+            raise UsageError(
+                "horserace: --update-expectations FILE reads and rewrites FILE: give no other --expectations"
+            )
+        args.expectations = args.update_expectations
+    if several and (args.expectations or args.write_expectations):
+        option = "--expectations" if args.expectations else "--write-expectations"
+        raise UsageError(f"horserace: {option} holds one implementation's known failures: give one --impl with it")
+    if args.expectations and not Path(args.expectations).exists():
+        raise UsageError(f"horserace: no such file: {args.expectations}")
+    from horserace.cli._results import writable_folder
+
+    writable_folder(Path(args.report_dir), "--report-dir")
+    if args.write_expectations:
+        target = Path(args.write_expectations)
+        try:  # opened now, not after the run: appending creates it and changes nothing in it
+            with open(target, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
+    if several and args.last_failed:
+        raise UsageError("horserace: --last-failed reads one implementation's stream: give one --impl with it")
 
 
 @dataclass(frozen=True)
@@ -378,6 +390,33 @@ def _said_stopped(done: _Done) -> int:
     return exit_code_for(stopped)
 
 
+def _stream_header(args: argparse.Namespace, fixtures: int, of: tuple[int, int] | None) -> dict[str, Any]:
+    """The stream's header before the hello: the command, the mode, the options of the
+    run, how many fixtures, the selection."""
+    run_options: dict[str, Any] = {
+        "timeout": args.timeout,
+        "jobs": args.jobs,
+        "strict_rule_ids": args.strict_rule_ids,
+        "expectations": _shown_path(args.expectations) if args.expectations else None,
+        "require_all": args.require_all,
+        "lenient_expectations": _lenient(args),
+    }
+    if args.max_fail is not None:
+        run_options["max_fail"] = args.max_fail
+    header: dict[str, Any] = {
+        "command": args.commands[of[0] - 1 if of else 0],
+        "mode": "one-shot" if args.one_shot else "persistent",
+        "options": run_options,
+        "fixtures": fixtures,
+        "implementation": None,
+    }
+    if args.selection:
+        header["selection"] = args.selection
+    if args.last_failed_ids is not None:
+        header["last_failed"] = args.last_failed_ids
+    return header
+
+
 def _conform(
     argv: list[str],
     fixtures: list[Fixture],
@@ -396,27 +435,7 @@ def _conform(
     from horserace.reports.stream import ResultStream, read_stream
     from horserace.reports.write import write_run
 
-    run_options: dict[str, Any] = {
-        "timeout": args.timeout,
-        "jobs": args.jobs,
-        "strict_rule_ids": args.strict_rule_ids,
-        "expectations": _shown_path(args.expectations) if args.expectations else None,
-        "require_all": args.require_all,
-        "lenient_expectations": _lenient(args),
-    }
-    if args.max_fail is not None:
-        run_options["max_fail"] = args.max_fail
-    header: dict[str, Any] = {
-        "command": args.commands[of[0] - 1 if of else 0],
-        "mode": "one-shot" if args.one_shot else "persistent",
-        "options": run_options,
-        "fixtures": len(fixtures),
-        "implementation": None,
-    }
-    if args.selection:
-        header["selection"] = args.selection
-    if args.last_failed_ids is not None:
-        header["last_failed"] = args.last_failed_ids
+    header = _stream_header(args, len(fixtures), of)
     bar = progress(sys.stderr.isatty(), f"implementation {of[0]} of {of[1]}: " if of else "")
     stopped: BaseException | None = None
     started = time.time()
