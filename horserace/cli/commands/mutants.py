@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING, Any
 
 from horserace.cli._options import (
     cluster_option,
@@ -19,6 +20,10 @@ from horserace.cli._options import (
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError, close_to, did_you_mean
+
+if TYPE_CHECKING:
+    from horserace.corpus.fixture import Fixture
+    from horserace.quality.mutants import Mutant
 
 __all__ = ["NAME", "register", "run"]
 
@@ -55,44 +60,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from horserace.engine.ruleset import CANONICAL
-    from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
+    from horserace.quality.mutants import MUTANTS
     from horserace.reports.command_text import mutants_text
 
-    unknown = [name for name in args.only or () if name not in MUTANTS]
-    if unknown:
-        hints = [f"{name}: {did_you_mean(close)}" for name in unknown if (close := close_to(name, MUTANTS))]
-        hint = f" ({'; '.join(hints)})" if hints else ""
-        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}{hint}; see 'horserace mutants --list'")
-    names = [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
+    names = _names(args, MUTANTS)
     if args.list:
-        listed = [MUTANTS[name] for name in names]
-        if args.format == "json":
-            fields = ("name", "rule", "family", "description", "source")
-            write_out(json.dumps({"mutants": [{f: getattr(m, f) for f in fields} for m in listed]}, indent=2))
-        else:
-            for m in listed:
-                write_out(f"{m.name:<32} {m.rule:<12} {m.family:<11} {m.description}\n{'':<57}source: {m.source}")
+        _list([MUTANTS[name] for name in names], args.format)
         return ExitCode.OK
     corpus = load_corpus(args.paths)
     if corpus.errors:
         return print_load_errors(corpus, args.format)
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
     chosen = [MUTANTS[name] for name in names]
-    from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
-
-    ran = None
-    if args.cluster is not None:
-        from horserace.cluster.connect import connected, parse
-        from horserace.cluster.mutants import mutants_on
-
-        parse(args.cluster)  # a malformed address is told before anything starts
-        with unwound_by_signals(), connected(args.cluster) as client:
-            verdicts, ran = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
-    elif args.in_process:
-        verdicts = [judge_in_process(m, fixtures) for m in chosen]
-    else:
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
+    verdicts, ran = _judged(args, chosen, fixtures)
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
         write_out(
@@ -109,3 +89,47 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_out(mutants_text(verdicts, len(fixtures)) + (f"\n{ran.text()}" if ran is not None else ""))
     return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+def _names(args: argparse.Namespace, mutants: dict[str, Mutant]) -> list[str]:
+    """The deviations asked for (--only, --family), in the registry's order; a usage
+    error names any unknown one, with the names it is close to."""
+    unknown = [name for name in args.only or () if name not in mutants]
+    if unknown:
+        hints = [f"{name}: {did_you_mean(close)}" for name in unknown if (close := close_to(name, mutants))]
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}{hint}; see 'horserace mutants --list'")
+    return [name for name in (args.only or mutants) if args.family is None or mutants[name].family == args.family]
+
+
+def _list(listed: list[Mutant], format: str) -> None:
+    """The deviations, one a line or as JSON: name, rule, family, description, source."""
+    if format == "json":
+        fields = ("name", "rule", "family", "description", "source")
+        write_out(json.dumps({"mutants": [{f: getattr(m, f) for f in fields} for m in listed]}, indent=2))
+    else:
+        for m in listed:
+            write_out(f"{m.name:<32} {m.rule:<12} {m.family:<11} {m.description}\n{'':<57}source: {m.source}")
+
+
+def _judged(args: argparse.Namespace, chosen: list[Mutant], fixtures: list[Fixture]) -> tuple[list, Any]:
+    """Each deviation's verdict, on a cluster (with what the cluster ran), in this process,
+    or each served through the protocol by threads of their own."""
+    from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
+
+    from horserace.quality.mutants import judge_in_process, judge_through_protocol
+
+    ran = None
+    if args.cluster is not None:
+        from horserace.cluster.connect import connected, parse
+        from horserace.cluster.mutants import mutants_on
+
+        parse(args.cluster)  # a malformed address is told before anything starts
+        with unwound_by_signals(), connected(args.cluster) as client:
+            verdicts, ran = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
+    elif args.in_process:
+        verdicts = [judge_in_process(m, fixtures) for m in chosen]
+    else:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
+    return verdicts, ran
