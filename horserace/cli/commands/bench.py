@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from horserace.cli._options import clear_progress, format_option, progress, ruleset_from, variant_options
 from horserace.cli.commands import HELP
@@ -114,6 +115,25 @@ def run(args: argparse.Namespace) -> int:
     if args.fuzz_seeds < 1 or args.fuzz_mix_seeds < 1:
         raise UsageError("--fuzz-seeds and --fuzz-mix-seeds must be at least 1")
     bar = progress(sys.stderr.isatty())
+    result = _measured(args, bar)
+    cluster_result = _measure_clusters(args, bar) if args.cluster else None
+    clear_progress(bar)
+    if cluster_result is not None:
+        result["cluster"] = cluster_result
+    text = bench.format_text(result) if args.format == "text" else ""
+    if cluster_result is not None and args.format == "text":
+        from horserace.cluster import bench as cluster_bench
+
+        text = "\n".join(t for t in (text, cluster_bench.format_text(cluster_result)) if t)
+    print(json.dumps(result, indent=2) if args.format == "json" else text)
+    return ExitCode.OK
+
+
+def _measured(args: argparse.Namespace, bar: Any) -> dict[str, Any]:
+    """The report of what each option asked to measure: random play, the soak, the
+    corpus, the conformance path, the pytest plugin, perft, fuzzing."""
+    from horserace.quality import bench
+
     ruleset = ruleset_from(args)
     figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset) if args.hands else []
     soak_result = bench.soak(args.soak, seed=args.seed, progress=bar) if args.soak else None
@@ -126,24 +146,18 @@ def run(args: argparse.Namespace) -> int:
         if args.fuzz
         else None
     )
-    cluster_result = None
-    if args.cluster:
-        if args.cluster_seeds < 1:
-            raise UsageError("--cluster-seeds must be at least 1")
-        from horserace.cluster import bench as cluster_bench
-        from horserace.cluster.connect import parse
-
-        for spec in args.cluster:
-            parse(spec)  # a malformed address is told before anything starts
-        cluster_result = [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
-    clear_progress(bar)
-    result = bench.report(
+    return bench.report(
         figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result, fuzz_result=fuzz_result
     )
-    if cluster_result is not None:
-        result["cluster"] = cluster_result
-    text = bench.format_text(result) if args.format == "text" else ""
-    if cluster_result is not None and args.format == "text":
-        text = "\n".join(t for t in (text, cluster_bench.format_text(cluster_result)) if t)
-    print(json.dumps(result, indent=2) if args.format == "json" else text)
-    return ExitCode.OK
+
+
+def _measure_clusters(args: argparse.Namespace, bar: Any) -> list:
+    """The campaign measured on each --cluster, every address checked before anything starts."""
+    if args.cluster_seeds < 1:
+        raise UsageError("--cluster-seeds must be at least 1")
+    from horserace.cluster import bench as cluster_bench
+    from horserace.cluster.connect import parse
+
+    for spec in args.cluster:
+        parse(spec)  # a malformed address is told before anything starts
+    return [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
