@@ -487,58 +487,89 @@ class Hand:
         if turn is not None:
             to_act, ended, continuing, drew = turn
             in_turn = seat == to_act
-            had = " (had the hand gone on)" if self.over else ""
             if not in_turn:
-                if ended is not None and ended[0] == seat:
-                    why = "a placed drawn tile" if ended[1] == "HR-TURN-3" else "a non-double that did not score"
-                    out.append(Violation(ended[1], f"seat {seat}'s turn has ended{had}: {why} ended it"))
-                else:
-                    out.append(Violation("HR-SEAT-3", f"it is seat {to_act}'s turn{had}, not seat {seat}'s"))
+                out.append(self._not_to_act(seat, to_act, ended))
                 no_continuation = out[-1].rule
         pending = self._pending if in_turn and not self.over else -1
         held = self.hands[seat]
         playable = held & self.layout.open_mask
         if kind == "place":
-            if tile is None:
-                raise ValueError("a placement names its tile")
-            in_hand = held >> tile & 1
-            if not in_hand:
-                out.append(Violation("HR-PLACE-3", f"{NAMES[tile]} is not in seat {seat}'s hand"))
-            instead = pending >= 0 and tile != pending
-            if instead:
-                out.append(Violation("HR-DRAW-3", f"the drawn tile {NAMES[pending]} must be placed, not {NAMES[tile]}"))
-            # While a drawn tile is pending no other tile of the hand plays (a player draws
-            # only when none does, and drawing changes no layout): its move fails somewhere.
-            unplayable = instead and in_hand and not playable >> tile & 1
-            for rule, condition in self.layout.move_violations(tile, target, port):
-                out.append(Violation(rule, condition, "HR-DRAW-3" if unplayable else None))
+            out += self._placement_conditions(seat, held, playable, pending, tile, target, port)
         elif kind == "draw":
-            if pending >= 0:
-                out.append(Violation("HR-DRAW-2", f"seat {seat} drew the playable {NAMES[pending]} and must place it"))
-            if playable and self.play_before_drawing:  # the seam the draw itself reads
-                out.append(
-                    Violation(
-                        "HR-DRAW-1",
-                        f"seat {seat} holds a legal placement and must play",
-                        "HR-DRAW-2" if pending >= 0 else None,
-                    )
-                )
-            if self._next_draw >= self._boneyard_end:
-                out.append(Violation("HR-DRAW-4", "the boneyard is empty"))
+            out += self._draw_conditions(seat, playable, pending)
         elif kind == "pass":
-            if pending >= 0 or playable:
-                out.append(Violation("HR-PASS-1", f"seat {seat} holds a legal placement and may not pass"))
-            if self._next_draw < self._boneyard_end:
-                out.append(
-                    Violation(
-                        "HR-PASS-1", f"the boneyard still holds {self.boneyard_left} tile(s); seat {seat} must draw"
-                    )
-                )
+            out += self._pass_conditions(seat, playable, pending)
         elif not (in_turn and continuing and not drew and self.ruleset.continuation is _OPTIONAL):
             out.append(
                 Violation("HR-DRAW-1", f"seat {seat} holds no continuation that it may give up", no_continuation)
             )
         return tuple(out)
+
+    def _not_to_act(self, seat: Seat, to_act: Seat, ended: tuple[Seat, str] | None) -> Violation:
+        """Why ``seat`` may not act: its turn has just ended (HR-TURN-3 after a placed drawn
+        tile, HR-TURN-1 after a non-double that did not score), or it is another's turn."""
+        had = " (had the hand gone on)" if self.over else ""
+        if ended is not None and ended[0] == seat:
+            why = "a placed drawn tile" if ended[1] == "HR-TURN-3" else "a non-double that did not score"
+            return Violation(ended[1], f"seat {seat}'s turn has ended{had}: {why} ended it")
+        return Violation("HR-SEAT-3", f"it is seat {to_act}'s turn{had}, not seat {seat}'s")
+
+    def _placement_conditions(
+        self,
+        seat: Seat,
+        held: int,
+        playable: int,
+        pending: Tile,
+        tile: Tile | None,
+        target: Tile | None,
+        port: Port | None,
+    ) -> list[Violation]:
+        """A placement's conditions: HR-PLACE-3 (not in the hand), HR-DRAW-3 (another tile
+        than the drawn one pending), then the move's (:meth:`Layout.move_violations`)."""
+        if tile is None:
+            raise ValueError("a placement names its tile")
+        out = []
+        in_hand = held >> tile & 1
+        if not in_hand:
+            out.append(Violation("HR-PLACE-3", f"{NAMES[tile]} is not in seat {seat}'s hand"))
+        instead = pending >= 0 and tile != pending
+        if instead:
+            out.append(Violation("HR-DRAW-3", f"the drawn tile {NAMES[pending]} must be placed, not {NAMES[tile]}"))
+        # While a drawn tile is pending no other tile of the hand plays (a player draws
+        # only when none does, and drawing changes no layout): its move fails somewhere.
+        unplayable = instead and in_hand and not playable >> tile & 1
+        for rule, condition in self.layout.move_violations(tile, target, port):
+            out.append(Violation(rule, condition, "HR-DRAW-3" if unplayable else None))
+        return out
+
+    def _draw_conditions(self, seat: Seat, playable: int, pending: Tile) -> list[Violation]:
+        """A draw's conditions: HR-DRAW-2 (a drawn tile pending), HR-DRAW-1 (a legal
+        placement held), HR-DRAW-4 (the boneyard is empty)."""
+        out = []
+        if pending >= 0:
+            out.append(Violation("HR-DRAW-2", f"seat {seat} drew the playable {NAMES[pending]} and must place it"))
+        if playable and self.play_before_drawing:  # the seam the draw itself reads
+            out.append(
+                Violation(
+                    "HR-DRAW-1",
+                    f"seat {seat} holds a legal placement and must play",
+                    "HR-DRAW-2" if pending >= 0 else None,
+                )
+            )
+        if self._next_draw >= self._boneyard_end:
+            out.append(Violation("HR-DRAW-4", "the boneyard is empty"))
+        return out
+
+    def _pass_conditions(self, seat: Seat, playable: int, pending: Tile) -> list[Violation]:
+        """A pass's conditions: HR-PASS-1 twice over, a legal placement held and the boneyard not empty."""
+        out = []
+        if pending >= 0 or playable:
+            out.append(Violation("HR-PASS-1", f"seat {seat} holds a legal placement and may not pass"))
+        if self._next_draw < self._boneyard_end:
+            out.append(
+                Violation("HR-PASS-1", f"the boneyard still holds {self.boneyard_left} tile(s); seat {seat} must draw")
+            )
+        return out
 
     def turn_had_it_gone_on(self) -> tuple[Seat, tuple[Seat, str] | None, bool, bool] | None:
         """In a hand that is over, the turn as it would stand had the action that ended
@@ -649,34 +680,14 @@ class Hand:
             or (self._next_draw == self._boneyard_end and self._immediate_block and _nobody_places(hands, layout))
         ):
             # HR-TURN-2: the end of the hand or match takes priority over a continuation.
-            self._last_ended = None
-            event = None
-            if self.record:
-                # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
-                event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], False, drawn))
-                self.events.append(event)
-            if match_end:
-                self.end_by_placement(side)
-            elif not hand:
-                self._finish(_DOMINO, seat)  # HR-END-1
-            else:
-                self._finish(_BLOCKED, None)
-            return event
+            return self._placement_ends(seat, tile, target, port, count, drawn, match_end=match_end, domino=not hand)
         if self.record:
             event = _new(Place, (seat, tile, target, port, count, credit_raw, self._credit[count], continues, drawn))
             self.events.append(event)
         else:
             event = None
         if continues:  # HR-TURN-1
-            self._last_ended = None
-            self._pending = -1
-            self._continuing = True
-            self._drew = False
-            if self._end_turn_variant and not hand & layout.open_mask:
-                # HRI-1 variant: the turn passes at once, without drawing.
-                if self.record:
-                    self.events.append(EndTurn(seat))
-                self._next_turn(seat, None)
+            self._continue_turn(seat, hand)
             return event
         # The turn ends (HR-SEAT-3): _next_turn, written out.
         self.to_act = (seat + 1) % self.seats
@@ -685,6 +696,49 @@ class Hand:
         self._drew = False
         self._last_ended = (seat, "HR-TURN-3" if drawn else "HR-TURN-1")
         return event
+
+    def _placement_ends(
+        self,
+        seat: Seat,
+        tile: Tile,
+        target: Tile | None,
+        port: Port | None,
+        count: int,
+        drawn: bool,
+        *,
+        match_end: bool,
+        domino: bool,
+    ) -> Place | None:
+        """A placement that ends the match (HR-MATCH-1), the hand by a domino (HR-END-1) or
+        the hand blocked (HR-BLOCK-1), with no continuation (HR-TURN-2)."""
+        self._last_ended = None
+        event = None
+        if self.record:
+            # tuple.__new__ skips NamedTuple's Python-level __new__: 2.3x cheaper here.
+            event = _new(
+                Place, (seat, tile, target, port, count, self._credit_raw[count], self._credit[count], False, drawn)
+            )
+            self.events.append(event)
+        if match_end:
+            self.end_by_placement(seat % 2 if self.partnership else seat)
+        elif domino:
+            self._finish(_DOMINO, seat)  # HR-END-1
+        else:
+            self._finish(_BLOCKED, None)
+        return event
+
+    def _continue_turn(self, seat: Seat, hand: int) -> None:
+        """The placer acts again (HR-TURN-1); under the HRI-1 variant, with no placement in
+        hand, its turn passes at once, without drawing."""
+        self._last_ended = None
+        self._pending = -1
+        self._continuing = True
+        self._drew = False
+        if self._end_turn_variant and not hand & self.layout.open_mask:
+            # HRI-1 variant: the turn passes at once, without drawing.
+            if self.record:
+                self.events.append(EndTurn(seat))
+            self._next_turn(seat, None)
 
     def draw(self, seat: Seat) -> Tile:
         """Draw one tile (HR-DRAW-2); returns it.  If it plays, it must be placed next."""

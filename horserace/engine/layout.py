@@ -277,37 +277,17 @@ class Layout:
         :class:`IllegalAction` naming the first rule broken, in the spec's order of checks:
         HR-MOVE-1, HR-SPIN-2, HR-PLACE-1 (occupied), HR-SPIN-3 (variant
         ``branch_use=one``), HR-PLACE-1 (value)."""
-        if not self.order:
-            if target is not None or port is not None:
-                raise IllegalAction(
-                    f"the layout is empty: {NAMES[t]} is the opening tile and takes no target",
-                    rule="HR-MOVE-1",
-                )
-            return None, None
+        why = self._no_point(t, target, port)
+        if why is not None:
+            raise IllegalAction(why, rule="HR-MOVE-1")
         if target is None or port is None:
-            raise IllegalAction(
-                f"placing {NAMES[t]} needs a target tile and port: the layout is not empty",
-                rule="HR-MOVE-1",
-            )
-        filled = self._filled.get(target)
-        if filled is None:
-            raise IllegalAction(f"target {NAMES[target]} is not on the layout", rule="HR-MOVE-1")
+            return None, None  # the opening tile
+        filled = self._filled[target]
         double = IS_DOUBLE[target]
-        if double != (port >= LINEAR_A):
-            kind = "a double" if double else "a non-double"
-            raise IllegalAction(f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}", rule="HR-MOVE-1")
         if double:
             if port >= BRANCH_A and filled & _BOTH_LINEAR != _BOTH_LINEAR:
-                raise IllegalAction(
-                    f"branch {PORT_NAMES[port]} of spinner {NAMES[target]} is not open: "
-                    "both linear sides must be filled first",
-                    rule="HR-SPIN-2",
-                )
-            # Mirror images: the first free of A then B names the move (HR-MOVE-2).
-            if port == LINEAR_B and not filled & (_LA | _LB):
-                port = LINEAR_A
-            elif port == BRANCH_B and not filled & (_BA | _BB):
-                port = BRANCH_A
+                raise IllegalAction(_branch_not_open(target, port), rule="HR-SPIN-2")
+            port = _first_of_mirrors(port, filled)
         if filled & (1 << port):
             raise IllegalAction(f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied", rule="HR-PLACE-1")
         if double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
@@ -323,6 +303,25 @@ class Layout:
             )
         return target, port
 
+    def _no_point(self, t: Tile, target: Tile | None, port: Port | None) -> str | None:
+        """What is wrong (HR-MOVE-1) when placing ``t`` on ``(target, port)`` names no
+        point of the layout: a target for the opening tile, none after it, a target not on
+        the layout, a port the target does not have; ``None`` when it names one (or none,
+        for the opening tile)."""
+        if not self.order:
+            if target is not None or port is not None:
+                return f"the layout is empty: {NAMES[t]} is the opening tile and takes no target"
+            return None
+        if target is None or port is None:
+            return f"placing {NAMES[t]} needs a target tile and port: the layout is not empty"
+        if target not in self._filled:
+            return f"target {NAMES[target]} is not on the layout"
+        double = IS_DOUBLE[target]
+        if double != (port >= LINEAR_A):
+            kind = "a double" if double else "a non-double"
+            return f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}"
+        return None
+
     def move_violations(self, t: Tile, target: Tile | None, port: Port | None) -> list[tuple[str, str]]:
         """Every condition of the order of checks about the move that placing ``t`` on
         ``(target, port)`` breaks, as ``(rule, what is broken)`` pairs in that order
@@ -333,33 +332,18 @@ class Layout:
         (HR-MOVE-2).  A move that names no point of the layout (HR-MOVE-1: a target for the
         opening tile, none after it, a target not on the layout, a port the target does
         not have) leaves nothing else to evaluate."""
-        if not self.order:
-            if target is not None or port is not None:
-                return [("HR-MOVE-1", f"the layout is empty: {NAMES[t]} is the opening tile and takes no target")]
-            return []
+        why = self._no_point(t, target, port)
+        if why is not None:
+            return [("HR-MOVE-1", why)]
         if target is None or port is None:
-            return [("HR-MOVE-1", f"placing {NAMES[t]} needs a target tile and port: the layout is not empty")]
-        filled = self._filled.get(target)
-        if filled is None:
-            return [("HR-MOVE-1", f"target {NAMES[target]} is not on the layout")]
+            return []  # the opening tile
+        filled = self._filled[target]
         double = IS_DOUBLE[target]
-        if double != (port >= LINEAR_A):
-            kind = "a double" if double else "a non-double"
-            return [("HR-MOVE-1", f"{NAMES[target]} is {kind} and has no port {PORT_NAMES[port]!r}")]
         out = []
         if double:
             if port >= BRANCH_A and filled & _BOTH_LINEAR != _BOTH_LINEAR:
-                out.append(
-                    (
-                        "HR-SPIN-2",
-                        f"branch {PORT_NAMES[port]} of spinner {NAMES[target]} is not open: "
-                        "both linear sides must be filled first",
-                    )
-                )
-            if port == LINEAR_B and not filled & (_LA | _LB):
-                port = LINEAR_A
-            elif port == BRANCH_B and not filled & (_BA | _BB):
-                port = BRANCH_A
+                out.append(("HR-SPIN-2", _branch_not_open(target, port)))
+            port = _first_of_mirrors(port, filled)
         if filled & (1 << port):
             out.append(("HR-PLACE-1", f"port {PORT_NAMES[port]} of {NAMES[target]} is already occupied"))
         elif double and self._one_branch and port >= BRANCH_A and filled & (_BA | _BB):
@@ -490,3 +474,18 @@ class Layout:
         self._open_values = values
         self.open_mask = MASK_OF_VALUES[values]
         return count
+
+
+def _branch_not_open(target: Tile, port: Port) -> str:
+    """HR-SPIN-2's words for a branch of a spinner whose linear sides are not both filled."""
+    return f"branch {PORT_NAMES[port]} of spinner {NAMES[target]} is not open: both linear sides must be filled first"
+
+
+def _first_of_mirrors(port: Port, filled: int) -> Port:
+    """A double's port by its canonical name: of a free mirror pair, the first free of A
+    then B names the move (HR-MOVE-2)."""
+    if port == LINEAR_B and not filled & (_LA | _LB):
+        return LINEAR_A
+    if port == BRANCH_B and not filled & (_BA | _BB):
+        return BRANCH_A
+    return port
