@@ -668,10 +668,7 @@ class Hand:
             match_end = False
             continues = IS_DOUBLE[tile] and not drawn  # HR-TURN-1
         if turn_variant:
-            if self._custom_continuation:
-                continues = self.earns_continuation(count, tile) and not drawn
-            if target is None and not self._opening_continues:
-                continues = False  # HRI-3 variant
+            continues = self._variant_continuation(count, tile, target, drawn, continues)
         # HR-BLOCK-1, HRI-5: with the boneyard empty, does anyone still hold a placement?
         # Asked in the condition, so that the common placement stores no flag for it.
         if (
@@ -687,7 +684,12 @@ class Hand:
         else:
             event = None
         if continues:  # HR-TURN-1
-            self._continue_turn(seat, hand)
+            self._last_ended = None
+            self._pending = -1
+            self._continuing = True
+            self._drew = False
+            if self._end_turn_variant:
+                self._lapse_without_placement(seat, hand)
             return event
         # The turn ends (HR-SEAT-3): _next_turn, written out.
         self.to_act = (seat + 1) % self.seats
@@ -727,18 +729,22 @@ class Hand:
             self._finish(_BLOCKED, None)
         return event
 
-    def _continue_turn(self, seat: Seat, hand: int) -> None:
-        """The placer acts again (HR-TURN-1); under the HRI-1 variant, with no placement in
-        hand, its turn passes at once, without drawing."""
-        self._last_ended = None
-        self._pending = -1
-        self._continuing = True
-        self._drew = False
-        if self._end_turn_variant and not hand & self.layout.open_mask:
-            # HRI-1 variant: the turn passes at once, without drawing.
+    def _lapse_without_placement(self, seat: Seat, hand: int) -> None:
+        """HRI-1 variant: a continuation with no placement in ``hand`` lapses, and the turn
+        passes at once, without drawing."""
+        if not hand & self.layout.open_mask:
             if self.record:
                 self.events.append(EndTurn(seat))
             self._next_turn(seat, None)
+
+    def _variant_continuation(self, count: int, tile: Tile, target: Tile | None, drawn: bool, continues: bool) -> bool:
+        """Whether a placement continues under the turn variants: a continuation rule of
+        the ruleset's own, and no continuation after the opening tile (HRI-3 variant)."""
+        if self._custom_continuation:
+            continues = self.earns_continuation(count, tile) and not drawn
+        if target is None and not self._opening_continues:
+            continues = False  # HRI-3 variant
+        return continues
 
     def draw(self, seat: Seat) -> Tile:
         """Draw one tile (HR-DRAW-2); returns it.  If it plays, it must be placed next."""
