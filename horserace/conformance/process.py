@@ -143,22 +143,9 @@ class _Child:
         deadline = None if timeout is None else time.monotonic() + timeout
         watch = [self._fd] if self._exit_fd is None else [self._fd, self._exit_fd]
         while True:
-            # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
-            # searching the whole buffer each time would cost its square.
-            end = self._buffer.find(b"\n", self._scanned)
-            if end >= 0:
-                self._scanned = 0
-                if end + 1 > MAX_LINE_BYTES:
-                    del self._buffer[: end + 1]
-                    return _TOO_LONG
-                line = bytes(self._buffer[: end + 1])
-                del self._buffer[: end + 1]
-                return line
-            self._scanned = len(self._buffer)
-            if len(self._buffer) > MAX_LINE_BYTES:
-                return _TOO_LONG
-            if self._eof:
-                return _EOF
+            found = self._buffered_line()
+            if found is not None:
+                return found
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return None
@@ -175,6 +162,27 @@ class _Child:
                     return _LEADER_EXITED
             elif self._exit_fd is not None and not ready:
                 return None
+
+    def _buffered_line(self):
+        """A line already in the buffer (bytes, or _TOO_LONG), _TOO_LONG for a buffer over
+        the limit with no line, _EOF after the end of the output; ``None``: read more."""
+        # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
+        # searching the whole buffer each time would cost its square.
+        end = self._buffer.find(b"\n", self._scanned)
+        if end >= 0:
+            self._scanned = 0
+            if end + 1 > MAX_LINE_BYTES:
+                del self._buffer[: end + 1]
+                return _TOO_LONG
+            line = bytes(self._buffer[: end + 1])
+            del self._buffer[: end + 1]
+            return line
+        self._scanned = len(self._buffer)
+        if len(self._buffer) > MAX_LINE_BYTES:
+            return _TOO_LONG
+        if self._eof:
+            return _EOF
+        return None
 
     def _take_output(self) -> None:
         """Read what stdout holds (it is readable) into the buffer, or note its end."""

@@ -194,13 +194,20 @@ def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[s
     if kind == "result" and "observations" in message and not isinstance(message["observations"], dict):
         out.append("observations: not an object")
     if kind == "rejected":
-        at = message.get("at")
-        if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 0):
-            out.append("at: not a non-negative integer or null")
-        if message.get("rule") is not None and not isinstance(message.get("rule"), str):
-            out.append("rule: not a string or null")
-        if "observations" in message and not isinstance(message["observations"], dict):
-            out.append("observations: not an object")
+        out += _rejection_problems(message)
     if "message" in message and not isinstance(message["message"], str):
         out.append("message: not a string")
+    return out
+
+
+def _rejection_problems(message: dict) -> list[str]:
+    """The checks of a ``rejected`` answer's own fields: ``at``, ``rule``, ``observations``."""
+    out = []
+    at = message.get("at")
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 0):
+        out.append("at: not a non-negative integer or null")
+    if message.get("rule") is not None and not isinstance(message.get("rule"), str):
+        out.append("rule: not a string or null")
+    if "observations" in message and not isinstance(message["observations"], dict):
+        out.append("observations: not an object")
     return out

@@ -191,19 +191,7 @@ def place_of(kind: str, d: Difference) -> tuple[int, ...]:
     step first, then the field that decides the others."""
     at = d.at
     if kind == "play":
-        top = _rank(at[0] if at else None, _PLAY_TOP)
-        if top or len(at) < 2:
-            if at and at[0] == "hands":  # the list of hands itself: another number of hands
-                return (0, _first_index(d.expected, d.actual) if not d.length else min(d.expected, d.actual), 0, 0)
-            return (top, 0, 0, 0)
-        hand = at[1] if isinstance(at[1], int) else 0
-        if len(at) == 3 or (len(at) == 2):  # the hand's events as a whole (their number)
-            index = min(d.expected, d.actual) if d.length else _first_index(d.expected, d.actual)
-            return (0, hand, index, -1)
-        index = at[3] if isinstance(at[3], int) else 0
-        fields = _event_fields(d.expected, d.actual) if len(at) == 4 else [str(at[4])]
-        order = ("event", *EVENT_FIELDS.get(_event_kind(d.expected), ()))
-        return (0, hand, index, _rank(fields[0] if fields else None, order))
+        return _play_place(d)
     if kind == "layout":
         if len(at) < 2:
             index = min(d.expected, d.actual) if d.length else _first_index(d.expected, d.actual)
@@ -216,6 +204,25 @@ def place_of(kind: str, d: Difference) -> tuple[int, ...]:
         only_one_side = len(at) > 1 and MISSING in (d.expected, d.actual)
         return (_rank(at[0] if at else None, _PERFT_FIELDS), 0 if only_one_side else 1)
     return (_rank(at[0] if at else None, _ILLEGAL_FIELDS),)
+
+
+def _play_place(d: Difference) -> tuple[int, ...]:
+    """A play fixture's ordering key: (0, hand, event, field) for a difference in a hand,
+    the top-level field's rank first otherwise."""
+    at = d.at
+    top = _rank(at[0] if at else None, _PLAY_TOP)
+    if top or len(at) < 2:
+        if at and at[0] == "hands":  # the list of hands itself: another number of hands
+            return (0, _first_index(d.expected, d.actual) if not d.length else min(d.expected, d.actual), 0, 0)
+        return (top, 0, 0, 0)
+    hand = at[1] if isinstance(at[1], int) else 0
+    if len(at) == 3 or (len(at) == 2):  # the hand's events as a whole (their number)
+        index = min(d.expected, d.actual) if d.length else _first_index(d.expected, d.actual)
+        return (0, hand, index, -1)
+    index = at[3] if isinstance(at[3], int) else 0
+    fields = _event_fields(d.expected, d.actual) if len(at) == 4 else [str(at[4])]
+    order = ("event", *EVENT_FIELDS.get(_event_kind(d.expected), ()))
+    return (0, hand, index, _rank(fields[0] if fields else None, order))
 
 
 def _event_kind(value: object) -> str:
@@ -332,24 +339,33 @@ def _placement_rule(layout: Layout, entry: Mapping[str, Any], pending: Tile | No
     if target is None or target not in layout:
         return "HR-MOVE-1", "a target not on the layout"
     if IS_DOUBLE[target]:
-        filled = layout.filled_ports(target)
-        if port in _BRANCHES:
-            other = BRANCH_B if port == _BRANCHES[0] else BRANCH_A
-            if filled >> other & 1:
-                return "HR-SPIN-3", f"the second branch of {NAMES[target]}"
-            first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
-            which = "the layout's first double" if target == first_double else "a double that is not the layout's first"
-            # Its linear sides are filled (the placement is legal): the implementation does
-            # not take this double for a spinner.
-            return "HR-SPIN-1", f"a branch of {NAMES[target]}, {which}, its linear sides filled"
-        if port in _LINEARS and not filled >> LINEAR_A & 1 and not filled >> LINEAR_B & 1 and port == _LINEARS[1]:
-            return "HR-MOVE-2", "the mirror-image name linear-b of a free linear side"
+        found = _spinner_port_rule(layout, target, port)
+        if found is not None:
+            return found
     if tile is not None and pending is not None and tile == pending:
         return "HR-DRAW-3", "the tile just drawn"
     value = LOW[target] if IS_DOUBLE[target] else (LOW[target] if port == "low" else HIGH[target])
     if value == 0:
         return "HR-PLACE-1", "on an end of value 0"
     return "HR-PLACE-1", "onto an available attachment point"
+
+
+def _spinner_port_rule(layout: Layout, target: Tile, port: str) -> tuple[str, str] | None:
+    """The rule of a placement onto double ``target``'s branch or mirror-named linear
+    side; ``None`` for a plain linear side (the placement rule decides)."""
+    filled = layout.filled_ports(target)
+    if port in _BRANCHES:
+        other = BRANCH_B if port == _BRANCHES[0] else BRANCH_A
+        if filled >> other & 1:
+            return "HR-SPIN-3", f"the second branch of {NAMES[target]}"
+        first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
+        which = "the layout's first double" if target == first_double else "a double that is not the layout's first"
+        # Its linear sides are filled (the placement is legal): the implementation does
+        # not take this double for a spinner.
+        return "HR-SPIN-1", f"a branch of {NAMES[target]}, {which}, its linear sides filled"
+    if port in _LINEARS and not filled >> LINEAR_A & 1 and not filled >> LINEAR_B & 1 and port == _LINEARS[1]:
+        return "HR-MOVE-2", "the mirror-image name linear-b of a free linear side"
+    return None
 
 
 def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None = None, what: str = "") -> Cause:
@@ -381,12 +397,32 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
     where: tuple[PathStep, ...] = ("actions", at) if fx.kind == "illegal" else ("placements", at)
     if found is None:
         return Cause(fx.primary_rule, f"refused {what}", where)
-    hand, entry = found
+    return _action_refused(*found, what, where)
+
+
+def _action_refused(hand: Hand, entry: dict[str, Any], what: str, where: tuple[PathStep, ...]) -> Cause:
+    """The cause of a refused action of a hand (``entry``, in the position ``hand`` is in
+    just before it): an end of turn, a draw or a pass, a placement."""
     kind = entry.get("action", "end-turn" if "end_turn" in entry else "place")
     if kind == "end-turn":
         return Cause("HR-TURN-1", f"refused {what}, an end of turn during a continuation (HRI-2)", where)
     last = next((e for e in reversed(hand.events) if isinstance(e, Place)), None)
-    if kind in ("draw", "pass") and hand.continuing and last is not None:
+    if kind in ("draw", "pass"):
+        return _draw_or_pass_refused(kind, hand, last, what, where)
+    if hand.continuing and "target" in entry and last is not None:
+        return _continuation_refused(hand, last, f"refused {what}, {_name(entry)}", where)
+    if last is not None and hand.events and hand.events[-1] is last and not last.continues and last.seat != hand.to_act:
+        found = _turn_over_refused(last, entry, what, where)
+        if found is not None:
+            return found
+    rule, why = _placement_rule(hand.layout, entry, hand.pending_drawn)
+    return Cause(rule, f"refused {what}, {_name(entry)}: {why}", where)
+
+
+def _draw_or_pass_refused(kind: str, hand: Hand, last: Place | None, what: str, where: tuple[PathStep, ...]) -> Cause:
+    """The cause of a refused draw or pass: in a continuation, of one of the boneyard's
+    last tiles, or with no legal placement (HR-DRAW-2, HR-PASS-1)."""
+    if hand.continuing and last is not None:
         # The seat that holds a continuation and no legal placement draws (or passes): an
         # implementation that refuses it has most likely ended the turn instead.
         name = "a draw" if kind == "draw" else "a pass"
@@ -395,19 +431,17 @@ def refusal_cause(fx: Fixture, at: int | None, *, inp: Mapping[str, Any] | None 
         return Cause("HR-DEAL-2", f"refused {what}, a draw of one of the boneyard's last tiles", where)
     if kind == "draw":
         return Cause("HR-DRAW-2", f"refused {what}, a draw with no legal placement in hand", where)
-    if kind == "pass":
-        return Cause("HR-PASS-1", f"refused {what}, a pass with no legal placement and an empty boneyard", where)
-    if hand.continuing and "target" in entry and last is not None:
-        return _continuation_refused(hand, last, f"refused {what}, {_name(entry)}", where)
-    if last is not None and hand.events and hand.events[-1] is last and not last.continues and last.seat != hand.to_act:
-        if last.drawn:
-            return Cause("HR-TURN-3", f"refused {what}, {_name(entry)}: the turn after a drawn tile's placement", where)
-        if last.count == 0 and not IS_DOUBLE[last.tile]:
-            return Cause(
-                "HR-CREDIT-1", f"refused {what}, {_name(entry)}: the turn after a placement that counts 0", where
-            )
-    rule, why = _placement_rule(hand.layout, entry, hand.pending_drawn)
-    return Cause(rule, f"refused {what}, {_name(entry)}: {why}", where)
+    return Cause("HR-PASS-1", f"refused {what}, a pass with no legal placement and an empty boneyard", where)
+
+
+def _turn_over_refused(last: Place, entry: dict[str, Any], what: str, where: tuple[PathStep, ...]) -> Cause | None:
+    """A placement refused after the last placement ended the turn, for a reason that is
+    no placement rule: a drawn tile's placement (HR-TURN-3), one that counts 0 (HR-CREDIT-1)."""
+    if last.drawn:
+        return Cause("HR-TURN-3", f"refused {what}, {_name(entry)}: the turn after a drawn tile's placement", where)
+    if last.count == 0 and not IS_DOUBLE[last.tile]:
+        return Cause("HR-CREDIT-1", f"refused {what}, {_name(entry)}: the turn after a placement that counts 0", where)
+    return None
 
 
 def _continuation_refused(hand: Hand, last: Place, basis: str, where: tuple[PathStep, ...]) -> Cause:
@@ -488,20 +522,26 @@ def _point_rule(d: Difference, layout: Layout | None) -> str:
     if tile is None or not IS_DOUBLE[tile] or layout is None or tile not in layout:
         return "HR-PLACE-1"
     filled = layout.filled_ports(tile)
-    linear_free = not (filled >> LINEAR_A & 1 and filled >> LINEAR_B & 1)
     if port in _BRANCHES:
-        if d.item == "extra":
-            return "HR-SPIN-2" if linear_free else ("HR-SPIN-3" if filled & (3 << BRANCH_A) else "HR-MOVE-2")
-        first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
-        other = BRANCH_B if port == _BRANCHES[0] else BRANCH_A
-        if not filled >> other & 1 and port == _BRANCHES[1]:
-            return "HR-MOVE-2"  # one of a free mirror pair left out
-        if tile != first_double:
-            return "HR-SPIN-1"
-        return "HR-SPIN-3" if filled >> other & 1 else "HR-SPIN-1"
+        return _branch_point_rule(d, layout, tile, port, filled)
     if port in _LINEARS and d.item == "missing" and port == _LINEARS[1] and not filled >> LINEAR_A & 1:
         return "HR-MOVE-2"
     return "HR-SPIN-1" if d.item == "missing" else "HR-PLACE-1"
+
+
+def _branch_point_rule(d: Difference, layout: Layout, tile: Tile, port: object, filled: int) -> str:
+    """The rule of an attachment point on a branch of double ``tile`` (its ports
+    ``filled``) that the implementation listed and should not have, or left out."""
+    linear_free = not (filled >> LINEAR_A & 1 and filled >> LINEAR_B & 1)
+    if d.item == "extra":
+        return "HR-SPIN-2" if linear_free else ("HR-SPIN-3" if filled & (3 << BRANCH_A) else "HR-MOVE-2")
+    first_double = next((t for t in layout.order if IS_DOUBLE[t]), None)
+    other = BRANCH_B if port == _BRANCHES[0] else BRANCH_A
+    if not filled >> other & 1 and port == _BRANCHES[1]:
+        return "HR-MOVE-2"  # one of a free mirror pair left out
+    if tile != first_double:
+        return "HR-SPIN-1"
+    return "HR-SPIN-3" if filled >> other & 1 else "HR-SPIN-1"
 
 
 def _contribution_rule(d: Difference, layout: Layout | None) -> str:
@@ -598,59 +638,77 @@ def _event_rule(
             return "HR-DEAL-2"  # the last tiles of the boneyard kept back: none is set aside
         return _kind_rule(e, a, previous)
     if kind == "place":
-        if field in ("tile", "target", "port"):
-            return (
-                "HR-MOVE-2"
-                if field == "port" and {e.get("port"), a.get("port")} & {"linear-b", "branch-b"}
-                else "HR-MOVE-1"
-            )
-        if field == "count":
-            return _count_rule(fx, index, trace, e, a)
-        if field == "credit_raw":
-            return "HR-CREDIT-1"
-        if field == "credit":
-            return "HR-CREDIT-2"
-        if field == "continues":
-            after = trace[index + 1] if index + 1 < len(trace) else {}
-            if e.get("drawn") or a.get("drawn"):
-                return "HR-TURN-3"
-            if "target" not in e and not any(ev.get("event") == "place" for ev in trace[:index]):
-                return "HR-OPEN-2"  # the opening tile's continuation (HRI-3), overlapping HR-TURN-1
-            if a.get("continues") and e.get("count") == 0 and not _is_double(e.get("tile")):
-                return "HR-CREDIT-1"  # a count of 0 earns nothing, and no continuation
-            if after.get("event") == "hand-end":
-                return "HR-MATCH-1" if after.get("reason") == "match" else "HR-TURN-2"
-            return "HR-TURN-1"
-        if field == "drawn":
-            return "HR-TURN-3"
-        return "HR-TURN-1"
+        return _place_field_rule(fx, trace, index, e, a, field)
     if kind == "hand-end":
-        reason = e.get("reason")
-        tie = len(e.get("winners") or []) > 1 or len(a.get("winners") or []) > 1
-        if reason == "match" or a.get("reason") == "match":
-            return "HR-MATCH-1"
-        if field == "reason":
-            return "HR-BLOCK-1" if "blocked" in (reason, a.get("reason")) else "HR-END-1"
-        if field == "winners":
-            if reason == "blocked":
-                return "HR-SETTLE-3" if tie else "HR-END-2"
-            return "HR-END-1"
-        if field == "pips":
-            return "HR-SET-2"
-        if field == "credits":
-            if reason == "blocked" and tie:
-                return "HR-SETTLE-3"
-            return _credit_rule(fx, e, a)
-        if field == "scores":
-            return "HR-CREDIT-2"
-        if field == "next_opener":
-            return "HR-OPEN-3"
-        return "HR-SETTLE-1"
+        return _hand_end_field_rule(fx, e, a, field)
     if kind == "match-end":
         return "HR-MATCH-1" if previous.get("reason") == "match" else "HR-MATCH-2"
     if kind == "draw":
         return "HR-DEAL-2" if field == "tile" else "HR-DRAW-2"
     return "HR-TURN-1"
+
+
+def _place_field_rule(
+    fx: Fixture, trace: list[dict[str, Any]], index: int, e: dict[str, Any], a: dict[str, Any], field: str | None
+) -> str:
+    """The rule of a differing field of a placement event."""
+    if field in ("tile", "target", "port"):
+        return (
+            "HR-MOVE-2"
+            if field == "port" and {e.get("port"), a.get("port")} & {"linear-b", "branch-b"}
+            else "HR-MOVE-1"
+        )
+    if field == "count":
+        return _count_rule(fx, index, trace, e, a)
+    if field == "credit_raw":
+        return "HR-CREDIT-1"
+    if field == "credit":
+        return "HR-CREDIT-2"
+    if field == "continues":
+        return _continues_rule(trace, index, e, a)
+    if field == "drawn":
+        return "HR-TURN-3"
+    return "HR-TURN-1"
+
+
+def _continues_rule(trace: list[dict[str, Any]], index: int, e: dict[str, Any], a: dict[str, Any]) -> str:
+    """The rule of a placement whose ``continues`` differs: whether the same seat places again."""
+    after = trace[index + 1] if index + 1 < len(trace) else {}
+    if e.get("drawn") or a.get("drawn"):
+        return "HR-TURN-3"
+    if "target" not in e and not any(ev.get("event") == "place" for ev in trace[:index]):
+        return "HR-OPEN-2"  # the opening tile's continuation (HRI-3), overlapping HR-TURN-1
+    if a.get("continues") and e.get("count") == 0 and not _is_double(e.get("tile")):
+        return "HR-CREDIT-1"  # a count of 0 earns nothing, and no continuation
+    if after.get("event") == "hand-end":
+        return "HR-MATCH-1" if after.get("reason") == "match" else "HR-TURN-2"
+    return "HR-TURN-1"
+
+
+def _hand_end_field_rule(fx: Fixture, e: dict[str, Any], a: dict[str, Any], field: str | None) -> str:
+    """The rule of a differing field of a hand's end: its reason, winners, pips, credits,
+    scores or next opener."""
+    reason = e.get("reason")
+    tie = len(e.get("winners") or []) > 1 or len(a.get("winners") or []) > 1
+    if reason == "match" or a.get("reason") == "match":
+        return "HR-MATCH-1"
+    if field == "reason":
+        return "HR-BLOCK-1" if "blocked" in (reason, a.get("reason")) else "HR-END-1"
+    if field == "winners":
+        if reason == "blocked":
+            return "HR-SETTLE-3" if tie else "HR-END-2"
+        return "HR-END-1"
+    if field == "pips":
+        return "HR-SET-2"
+    if field == "credits":
+        if reason == "blocked" and tie:
+            return "HR-SETTLE-3"
+        return _credit_rule(fx, e, a)
+    if field == "scores":
+        return "HR-CREDIT-2"
+    if field == "next_opener":
+        return "HR-OPEN-3"
+    return "HR-SETTLE-1"
 
 
 def _is_double(text: object) -> bool:
@@ -702,18 +760,40 @@ def _count_rule(
     if not isinstance(e.get("count"), int) or not isinstance(a.get("count"), int):
         return "HR-COUNT-1"
     delta = a["count"] - e["count"]
-    hand_index = next((h for h, d in enumerate(fx.expected.get("hands") or []) if d.get("events") is trace), None)
-    if hand_index is None:
-        hand_index = next(
-            (h for h, d in enumerate(fx.expected.get("hands") or []) if list(d.get("events") or []) == trace), None
-        )
+    hand_index = _hand_of_trace(fx, trace)
     if hand_index is None:
         return "HR-COUNT-1"
     place_index = sum(1 for ev in trace[:index] if ev.get("event") == "place")
     layout = _layout_after(fx, hand_index, place_index)
     if layout is None:
         return "HR-COUNT-1"
-    interior, branches, terminal = [], [], []
+    interior, branches, terminal = _doubles_by_side(layout)
+    if delta > 0 and delta in _subset_sums([*interior, *branches]):
+        return "HR-COUNT-3"
+    if delta and abs(delta) in _subset_sums([*terminal, *terminal]):
+        return "HR-COUNT-2"  # a double with a free linear side counted by one or three halves, or four
+    if len(layout) == 1 and not IS_DOUBLE[layout.order[0]] and -delta in (LOW[layout.order[0]], HIGH[layout.order[0]]):
+        return "HR-COUNT-5"
+    return "HR-COUNT-1"
+
+
+def _hand_of_trace(fx: Fixture, trace: list[dict[str, Any]]) -> int | None:
+    """The index of the expected hand whose events ``trace`` is (the same list, else an equal one)."""
+    hand_index = next((h for h, d in enumerate(fx.expected.get("hands") or []) if d.get("events") is trace), None)
+    if hand_index is None:
+        hand_index = next(
+            (h for h, d in enumerate(fx.expected.get("hands") or []) if list(d.get("events") or []) == trace), None
+        )
+    return hand_index
+
+
+def _doubles_by_side(layout: Layout) -> tuple[list[int], list[int], list[int]]:
+    """What the layout's doubles could be miscounted by: each interior double's whole
+    (both linear sides joined), the pips of its free branch sides, and each terminal
+    double's half (a linear side free)."""
+    interior: list[int] = []
+    branches: list[int] = []
+    terminal: list[int] = []
     for t in layout.order:
         if not IS_DOUBLE[t]:
             continue
@@ -723,13 +803,7 @@ def _count_rule(
             branches += [LOW[t] for p in (BRANCH_A, BRANCH_B) if not filled >> p & 1]
         else:
             terminal.append(LOW[t])
-    if delta > 0 and delta in _subset_sums([*interior, *branches]):
-        return "HR-COUNT-3"
-    if delta and abs(delta) in _subset_sums([*terminal, *terminal]):
-        return "HR-COUNT-2"  # a double with a free linear side counted by one or three halves, or four
-    if len(layout) == 1 and not IS_DOUBLE[layout.order[0]] and -delta in (LOW[layout.order[0]], HIGH[layout.order[0]]):
-        return "HR-COUNT-5"
-    return "HR-COUNT-1"
+    return interior, branches, terminal
 
 
 def _boneyard_left(fx: Fixture, trace: list[dict[str, Any]], index: int) -> int:
@@ -820,18 +894,7 @@ def _settlement_cause(fx: Fixture, d: Difference, basis: str) -> Cause:
     if field == "winners":
         rule = ("HR-SETTLE-3" if tie or d.item == "extra" else "HR-END-2") if blocked else "HR-END-1"
     elif field == "credits":
-        if tie:
-            rule = "HR-SETTLE-3"
-        else:
-            pips = [sum(LOW[t] + HIGH[t] for t in map(_tile, hand) if t is not None) for hand in fx.input["hands"]]
-            winners = fx.expected.get("winners") or []
-            side = winners[0] if len(winners) == 1 else None
-            partnership = fx.input.get("mode") == "partnership"
-            if isinstance(d.actual, list) and isinstance(side, int) and side < len(d.actual):
-                given: object = d.actual[side]
-            else:
-                given = d.actual if d.at == ("credits", side) else None
-            rule = _whose_pips(pips, side, given, partnership) if isinstance(side, int) else "HR-SETTLE-1"
+        rule = "HR-SETTLE-3" if tie else _credits_rule(fx, d)
     elif field == "scores":
         rule = "HR-CREDIT-2"
     elif field == "match_winners":
@@ -839,6 +902,20 @@ def _settlement_cause(fx: Fixture, d: Difference, basis: str) -> Cause:
     else:
         rule = fx.primary_rule
     return Cause(rule, basis, d.at, field)
+
+
+def _credits_rule(fx: Fixture, d: Difference) -> str:
+    """The rule of a settlement's credits that differ with one winning side: whose pips
+    the implementation credited (``_whose_pips``)."""
+    pips = [sum(LOW[t] + HIGH[t] for t in map(_tile, hand) if t is not None) for hand in fx.input["hands"]]
+    winners = fx.expected.get("winners") or []
+    side = winners[0] if len(winners) == 1 else None
+    partnership = fx.input.get("mode") == "partnership"
+    if isinstance(d.actual, list) and isinstance(side, int) and side < len(d.actual):
+        given: object = d.actual[side]
+    else:
+        given = d.actual if d.at == ("credits", side) else None
+    return _whose_pips(pips, side, given, partnership) if isinstance(side, int) else "HR-SETTLE-1"
 
 
 def _perft_cause(fx: Fixture, d: Difference, basis: str) -> Cause:
@@ -909,31 +986,7 @@ def _cause_of(
     if status in ("pass", "skip", "xpass", "error", "crash", "timeout"):
         return None
     if fx.kind == "illegal":
-        expected_rule = str(fx.expected.get("rule") or fx.primary_rule)
-        expected_at = fx.expected.get("rejected_at")
-        where: tuple[PathStep, ...] = ("actions", expected_at) if isinstance(expected_at, int) else ("actions",)
-        if status == "not-rejected":
-            return Cause(expected_rule, f"accepted the illegal action {expected_at}", where, "rejected_at")
-        if status == "unconfirmed":
-            twin_input = fx.twin_input
-            if twin_refused_at is not None and twin_input is not None:
-                return refusal_cause(
-                    fx, twin_refused_at, inp=twin_input, what=f"the legal twin's action {twin_refused_at}"
-                )
-            return Cause(expected_rule, "refused the illegal action, but its reason is not established", where)
-        at_difference = next((d for d in differences if d.at == ("rejected_at",)), None)
-        if at_difference is not None and isinstance(at_difference.actual, int) and isinstance(expected_at, int):
-            if at_difference.actual < expected_at:
-                return refusal_cause(fx, at_difference.actual, what=f"the legal action {at_difference.actual}")
-        first = first_difference(fx.kind, differences)
-        if first is not None and first.at == ("rule",):
-            return Cause(
-                expected_rule,
-                f"refused the illegal action under another rule: {_short(first.text())}",
-                ("rule",),
-                "rule",
-            )
-        return Cause(expected_rule, f"first difference: {_short(first.text())}" if first else "failed", (), None)
+        return _illegal_cause(fx, status, differences, twin_refused_at)
     first = first_difference(fx.kind, differences)
     if status == "rejected":
         if first is not None:
@@ -943,6 +996,34 @@ def _cause_of(
     if first is None:
         return None
     return difference_cause(fx, first)
+
+
+def _illegal_cause(fx: Fixture, status: str, differences: Sequence[Difference], twin_refused_at: int | None) -> Cause:
+    """The cause of an illegal fixture that failed: the illegal action accepted, refused
+    for no established reason or under another rule, or a legal action refused before it."""
+    expected_rule = str(fx.expected.get("rule") or fx.primary_rule)
+    expected_at = fx.expected.get("rejected_at")
+    where: tuple[PathStep, ...] = ("actions", expected_at) if isinstance(expected_at, int) else ("actions",)
+    if status == "not-rejected":
+        return Cause(expected_rule, f"accepted the illegal action {expected_at}", where, "rejected_at")
+    if status == "unconfirmed":
+        twin_input = fx.twin_input
+        if twin_refused_at is not None and twin_input is not None:
+            return refusal_cause(fx, twin_refused_at, inp=twin_input, what=f"the legal twin's action {twin_refused_at}")
+        return Cause(expected_rule, "refused the illegal action, but its reason is not established", where)
+    at_difference = next((d for d in differences if d.at == ("rejected_at",)), None)
+    if at_difference is not None and isinstance(at_difference.actual, int) and isinstance(expected_at, int):
+        if at_difference.actual < expected_at:
+            return refusal_cause(fx, at_difference.actual, what=f"the legal action {at_difference.actual}")
+    first = first_difference(fx.kind, differences)
+    if first is not None and first.at == ("rule",):
+        return Cause(
+            expected_rule,
+            f"refused the illegal action under another rule: {_short(first.text())}",
+            ("rule",),
+            "rule",
+        )
+    return Cause(expected_rule, f"first difference: {_short(first.text())}" if first else "failed", (), None)
 
 
 def at_text(at: Sequence[PathStep]) -> str:

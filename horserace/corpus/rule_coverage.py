@@ -38,32 +38,8 @@ def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
     for fx in fixtures:
         for name, reading in fx.variants.items():
             readings.setdefault(name, {}).setdefault(reading, []).append(fx.id)
-    gaps: list[dict[str, Any]] = []
-    for rule_id, ids in by_rule.items():
-        if len(ids) < MIN_FIXTURES_PER_RULE:
-            gaps.append(
-                {"rule": rule_id, "fixtures": len(ids), "problem": f"fewer than {MIN_FIXTURES_PER_RULE} fixtures"}
-            )
-    for name, by_reading in readings.items():
-        for reading, ids in by_reading.items():
-            if len(ids) < MIN_FIXTURES_PER_READING:
-                gaps.append(
-                    {
-                        "variant": f"{name}={reading}",
-                        "fixtures": len(ids),
-                        "problem": f"fewer than {MIN_FIXTURES_PER_READING} fixtures name this reading",
-                    }
-                )
     without_twin = [fx for fx in fixtures if fx.kind == "illegal" and fx.twin is None]
-    for fx in without_twin:
-        if fx.origin == "rule-text":
-            gaps.append(
-                {
-                    "rule": fx.primary_rule,
-                    "fixture": fx.id,
-                    "problem": f"illegal fixture {fx.id} ({fx.file}:{fx.line}) has no legal twin",
-                }
-            )
+    gaps = _coverage_gaps(by_rule, readings, without_twin)
     kinds: dict[str, int] = {}
     for fx in fixtures:
         kinds[fx.kind] = kinds.get(fx.kind, 0) + 1
@@ -80,3 +56,35 @@ def coverage_report(fixtures: list[Fixture]) -> dict[str, Any]:
         ],
         "gaps": gaps,
     }
+
+
+def _coverage_gaps(
+    by_rule: dict[str, list[str]], readings: dict[str, dict[str, list[str]]], without_twin: list[Fixture]
+) -> list[dict[str, Any]]:
+    """The rules and readings with too few fixtures, and the rule-text illegal fixtures without a legal twin."""
+    gaps: list[dict[str, Any]] = []
+    for rule_id, ids in by_rule.items():
+        if len(ids) < MIN_FIXTURES_PER_RULE:
+            gaps.append(
+                {"rule": rule_id, "fixtures": len(ids), "problem": f"fewer than {MIN_FIXTURES_PER_RULE} fixtures"}
+            )
+    for name, by_reading in readings.items():
+        for reading, ids in by_reading.items():
+            if len(ids) < MIN_FIXTURES_PER_READING:
+                gaps.append(
+                    {
+                        "variant": f"{name}={reading}",
+                        "fixtures": len(ids),
+                        "problem": f"fewer than {MIN_FIXTURES_PER_READING} fixtures name this reading",
+                    }
+                )
+    for fx in without_twin:
+        if fx.origin == "rule-text":
+            gaps.append(
+                {
+                    "rule": fx.primary_rule,
+                    "fixture": fx.id,
+                    "problem": f"illegal fixture {fx.id} ({fx.file}:{fx.line}) has no legal twin",
+                }
+            )
+    return gaps

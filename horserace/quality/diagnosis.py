@@ -222,35 +222,55 @@ class Diagnoser:
         if answer is None:
             return None
         if fx.kind == "illegal":
-            expected_at = fx.expected.get("rejected_at")
-            if status == Status.NOT_REJECTED:
-                return "exact" if not answer.refused else None
-            if status == Status.UNCONFIRMED:
-                twin = fx.twin_input
-                if not answer.refused or answer.at != expected_at or twin is None or twin_at is None:
-                    return None
-                on_twin = self._answer(deviation, fx, twin)
-                return "exact" if on_twin is not None and on_twin.refused and on_twin.at == twin_at else None
-            refused_at = next((d.actual for d in differences if d.at == ("rejected_at",)), None)
-            if refused_at is None:
+            return self._matches_illegal(deviation, fx, status, differences, answer, twin_at)
+        return _matches_answer(fx, status, differences, record, answer)
+
+    def _matches_illegal(
+        self,
+        deviation: Mutant,
+        fx: Fixture,
+        status: str,
+        differences: Sequence[Difference],
+        answer: _Answer,
+        twin_at: int | None,
+    ) -> str | None:
+        """Whether the deviation's answer to an illegal fixture matches the implementation's
+        failure: it accepts the action too, refuses the legal twin at the same action, or
+        refuses the same earlier action."""
+        expected_at = fx.expected.get("rejected_at")
+        if status == Status.NOT_REJECTED:
+            return "exact" if not answer.refused else None
+        if status == Status.UNCONFIRMED:
+            twin = fx.twin_input
+            if not answer.refused or answer.at != expected_at or twin is None or twin_at is None:
                 return None
-            return "exact" if answer.refused and answer.at == refused_at else None
-        if status == Status.REJECTED:
-            if answer.refused:
-                return "exact" if answer.at == record.get("refused_at") else None
-            if differences and answer.observations is not None:
-                return (
-                    "first" if _same_first(fx, differences, diff(fx.canonical_expected, answer.observations)) else None
-                )
+            on_twin = self._answer(deviation, fx, twin)
+            return "exact" if on_twin is not None and on_twin.refused and on_twin.at == twin_at else None
+        refused_at = next((d.actual for d in differences if d.at == ("rejected_at",)), None)
+        if refused_at is None:
             return None
-        if answer.refused or answer.observations is None:
-            return None
-        theirs = diff(fx.canonical_expected, answer.observations)
-        if not theirs:
-            return None
-        if _records(theirs) == _records(differences):
-            return "exact"
-        return "first" if _same_first(fx, differences, theirs) else None
+        return "exact" if answer.refused and answer.at == refused_at else None
+
+
+def _matches_answer(
+    fx: Fixture, status: str, differences: Sequence[Difference], record: Mapping[str, Any], answer: _Answer
+) -> str | None:
+    """Whether the deviation's answer to another fixture matches the implementation's:
+    the same refusal, the same differences ("exact"), or the same first one ("first")."""
+    if status == Status.REJECTED:
+        if answer.refused:
+            return "exact" if answer.at == record.get("refused_at") else None
+        if differences and answer.observations is not None:
+            return "first" if _same_first(fx, differences, diff(fx.canonical_expected, answer.observations)) else None
+        return None
+    if answer.refused or answer.observations is None:
+        return None
+    theirs = diff(fx.canonical_expected, answer.observations)
+    if not theirs:
+        return None
+    if _records(theirs) == _records(differences):
+        return "exact"
+    return "first" if _same_first(fx, differences, theirs) else None
 
 
 def _records(differences: Sequence[Difference]) -> list[dict[str, Any]]:
@@ -355,8 +375,60 @@ def rank(
     message)}``).  ``deviation_rules``: the rule of each deviation by name (default: the
     registry's); ``order``: the rules in the spec's order, to break ties."""
     rules_of = dict(deviation_rules) if deviation_rules is not None else {m.name: m.rule for m in MUTANTS.values()}
+    names, covers, exact = _deviations_explaining(diagnoses, rules_of)
+    chosen = _fewest_deviations(diagnoses, names, covers, exact, rules_of)
+    groups = _groups_by_rule(diagnoses, chosen, rules_of)
+    lines = _cause_lines(diagnoses, groups, chosen, names, exact, order)
+    failure_lines = _failure_lines(failures or {})
+    undiagnosed = tuple(fid for fid, d in diagnoses.items() if d is None or (fid not in chosen and d.cause is None))
+    assignment = {fid: (line.rule, chosen.get(fid)) for line in lines for fid in line.fixtures}
+    return Causes(tuple(lines), failure_lines, undiagnosed, rules_of, assignment)
+
+
+def _cause_lines(
+    diagnoses: Mapping[str, Diagnosis | None],
+    groups: dict[str, list[str]],
+    chosen: dict[str, str],
+    names: list[str],
+    exact: dict[str, set[str]],
+    order: Sequence[str],
+) -> list[CauseLine]:
+    """One line per cause's rule, with the deviations that explain its fixtures (the
+    most first), biggest cause first, then in the spec's ``order``."""
     position = {rule: i for i, rule in enumerate(order)}
-    remaining = {fid for fid, d in diagnoses.items() if d is not None}
+    lines = []
+    for rule, fids in groups.items():
+        tally: dict[str, list[str]] = {}
+        for fid in fids:
+            if fid in chosen:
+                tally.setdefault(chosen[fid], []).append(fid)
+        deviations = tuple(
+            (name, len(ids), len(set(ids) & exact.get(name, set())))
+            for name, ids in sorted(tally.items(), key=lambda kv: (-len(kv[1]), names.index(kv[0])))
+        )
+        first = diagnoses[fids[0]]
+        example = first.cause.basis if first is not None and first.cause is not None else ""
+        lines.append(CauseLine(rule, tuple(fids), deviations, sum(1 for f in fids if f not in chosen), example))
+    lines.sort(key=lambda line: (-line.count, position.get(line.rule, len(position)), line.rule))
+    return lines
+
+
+def _failure_lines(failures: Mapping[str, tuple[str, str]]) -> tuple[FailureLine, ...]:
+    """The failures to answer by status, the most frequent first, each with its first message."""
+    by_status: dict[str, list[tuple[str, str]]] = {}
+    for fid, (status, message) in failures.items():
+        by_status.setdefault(status, []).append((fid, message))
+    return tuple(
+        FailureLine(status, tuple(f for f, _ in items), items[0][1])
+        for status, items in sorted(by_status.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    )
+
+
+def _deviations_explaining(
+    diagnoses: Mapping[str, Diagnosis | None], rules_of: Mapping[str, str]
+) -> tuple[list[str], dict[str, set[str]], dict[str, set[str]]]:
+    """The deviations that explain some fixture under its own rule (in the order first
+    seen), the fixtures each explains, and those each reproduces exactly."""
     covers: dict[str, set[str]] = {}
     exact: dict[str, set[str]] = {}
     names: list[str] = []
@@ -379,7 +451,19 @@ def rank(
     # credit, HR-SETTLE-3, reproduced by a rounding of HR-SETTLE-1) is no evidence of its
     # own: several misreadings give the same credits in a tie.  It must explain some
     # fixture under its own rule too.
-    names = [n for n in names if direct.get(n)]
+    return [n for n in names if direct.get(n)], covers, exact
+
+
+def _fewest_deviations(
+    diagnoses: Mapping[str, Diagnosis | None],
+    names: list[str],
+    covers: dict[str, set[str]],
+    exact: dict[str, set[str]],
+    rules_of: Mapping[str, str],
+) -> dict[str, str]:
+    """The deviation chosen for each fixture, greedily: the one explaining the most
+    fixtures left, then reproducing the most exactly, then the first seen."""
+    remaining = {fid for fid, d in diagnoses.items() if d is not None}
     chosen: dict[str, str] = {}
     while remaining:
         best = max(
@@ -392,6 +476,14 @@ def rank(
         for fid in covers[best] & remaining:
             chosen[fid] = best
         remaining -= covers[best]
+    return chosen
+
+
+def _groups_by_rule(
+    diagnoses: Mapping[str, Diagnosis | None], chosen: dict[str, str], rules_of: Mapping[str, str]
+) -> dict[str, list[str]]:
+    """The fixtures of each cause's rule: the chosen deviation's rule, else the first
+    difference's. Changes ``chosen`` where a fixture goes back to its own rule."""
     groups: dict[str, list[str]] = {}
     for fid, d in diagnoses.items():
         if d is None:
@@ -421,31 +513,7 @@ def rank(
                 fids.remove(fid)
                 groups[own].append(fid)
                 chosen.pop(fid)
-    groups = {rule: fids for rule, fids in groups.items() if fids}
-    lines = []
-    for rule, fids in groups.items():
-        tally: dict[str, list[str]] = {}
-        for fid in fids:
-            if fid in chosen:
-                tally.setdefault(chosen[fid], []).append(fid)
-        deviations = tuple(
-            (name, len(ids), len(set(ids) & exact.get(name, set())))
-            for name, ids in sorted(tally.items(), key=lambda kv: (-len(kv[1]), names.index(kv[0])))
-        )
-        first = diagnoses[fids[0]]
-        example = first.cause.basis if first is not None and first.cause is not None else ""
-        lines.append(CauseLine(rule, tuple(fids), deviations, sum(1 for f in fids if f not in chosen), example))
-    lines.sort(key=lambda line: (-line.count, position.get(line.rule, len(position)), line.rule))
-    by_status: dict[str, list[tuple[str, str]]] = {}
-    for fid, (status, message) in (failures or {}).items():
-        by_status.setdefault(status, []).append((fid, message))
-    failure_lines = tuple(
-        FailureLine(status, tuple(f for f, _ in items), items[0][1])
-        for status, items in sorted(by_status.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    )
-    undiagnosed = tuple(fid for fid, d in diagnoses.items() if d is None or (fid not in chosen and d.cause is None))
-    assignment = {fid: (line.rule, chosen.get(fid)) for line in lines for fid in line.fixtures}
-    return Causes(tuple(lines), failure_lines, undiagnosed, rules_of, assignment)
+    return {rule: fids for rule, fids in groups.items() if fids}
 
 
 def failure_to_answer(record: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -139,10 +139,26 @@ def fuzz_text(result: FuzzResult) -> str:
     """What a fuzzing run tried (seeds, kinds, tables, rulesets, readings) and found: each
     finding written, then, when it keeps going, the findings by cause; an interrupted
     run says so, and how to resume."""
-    tried = result.tried
-    rate, hand_rate = result.scenarios_per_second, result.hands_per_second
     ranges = ", ".join(f"{a}..{b}" for a, b in result.merged_ranges) or "none"
     asked = f"{result.seeds[0]}..{result.seeds[1]}"
+    lines = _tried_lines(result, ranges, asked)
+    deviations = {m.name: f"{m.rule}, {m.description}" for m in MUTANTS.values()}
+    for f in result.findings:
+        lines += _finding_lines(f, deviations)
+    if result.keep_going and result.causes:
+        lines += _cause_lines(result)
+    if not result.findings:
+        lines.append(colour.paint("no disagreement", "green"))
+    if result.stopped_by is not None:
+        lines.append(f"INTERRUPTED by {result.interrupted}: fuzzed seeds {ranges} of {asked}; {_resume_text(result)}")
+    return "\n".join(lines)
+
+
+def _tried_lines(result: FuzzResult, ranges: str, asked: str) -> list[str]:
+    """What a fuzzing run tried: the seeds and rates, the kinds (and those left out), the
+    tables, rulesets and readings, how illegal actions were judged."""
+    tried = result.tried
+    rate, hand_rate = result.scenarios_per_second, result.hands_per_second
     kinds = [k for k in result.plan.kinds if k not in result.unsupported]
     lines = [
         f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
@@ -163,16 +179,7 @@ def fuzz_text(result: FuzzResult) -> str:
             else " (add --strict-rule-ids for the rule)"
         ),
     ]
-    deviations = {m.name: f"{m.rule}, {m.description}" for m in MUTANTS.values()}
-    for f in result.findings:
-        lines += _finding_lines(f, deviations)
-    if result.keep_going and result.causes:
-        lines += _cause_lines(result)
-    if not result.findings:
-        lines.append(colour.paint("no disagreement", "green"))
-    if result.stopped_by is not None:
-        lines.append(f"INTERRUPTED by {result.interrupted}: fuzzed seeds {ranges} of {asked}; {_resume_text(result)}")
-    return "\n".join(lines)
+    return lines
 
 
 def mutants_text(verdicts: list[Verdict], fixtures: int) -> str:

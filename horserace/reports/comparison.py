@@ -397,12 +397,25 @@ def _fixture_table(
     row_anchors: dict[str, str],
     failure_anchors: list[dict[str, str]],
 ) -> str:
+    body = [_fixture_row(row, labels, row_anchors, failure_anchors) for row in rows]
+    return (
+        _table_filters(rows)
+        + '<table class="fixtures" id="fixture-table"><thead><tr><th>fixture</th><th>kind</th><th>rules</th>'
+        + "".join(_impl_header(run, label) for run, label in zip(runs, labels))
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table>"
+    )
+
+
+def _table_filters(rows: list[FixtureRow]) -> str:
+    """The fixture table's filters: text, rule (in the spec's order), kind, outcome, and the count shown."""
     rule_order = [rule_id for rule_id in load_rules() if any(rule_id in row.rules for row in rows)]
     rule_order += sorted({r for row in rows for r in row.rules} - set(rule_order))
     kinds = list(dict.fromkeys(row.kind for row in rows))
     present = {r["status"] for row in rows for r in row.results if r is not None}
     outcomes = [s for s in OUTCOME_ORDER if s in present]
-    filters = (
+    return (
         '<div class="filters" role="search">'
         '<label>text <input type="search" id="filter-text" placeholder="fixture, rule, words, message"></label>'
         f'<label>rule <select id="filter-rule">{_options(rule_order, "every rule")}</select></label>'
@@ -412,45 +425,45 @@ def _fixture_table(
         f'<output id="filter-count" for="filter-text filter-rule filter-kind filter-outcome">{len(rows)} of '
         f"{len(rows)} fixtures</output></div>"
     )
-    body = []
-    for row in rows:
-        cells = []
-        for n, r in enumerate(row.results):
-            if r is None:
-                cells.append('<td class="cell absent">not in this run</td>')
-            elif row.id not in failure_anchors[n]:
-                title = f' title="{_e(r["message"])}"' if r["message"] else ""
-                cells.append(
-                    f'<td class="cell"><span class="status {_e(r["status"])}"{title}>{_e(r["status"])}</span></td>'
-                )
-            else:
-                where = failure_anchors[n][row.id]
-                cells.append(
-                    f'<td class="cell"><a class="status {_e(r["status"])} open-failure" href="{_e(where)}" '
-                    f'title="{_e(labels[n])}: expected against actual">{_e(r["status"])}</a></td>'
-                )
-        # What the filter reads beyond the row's own text (the script adds that): the messages.
-        words = " ".join(dict.fromkeys(r["message"] for r in row.results if r is not None and r["message"])).lower()
-        outcome_words = " ".join(dict.fromkeys(r["status"] for r in row.results if r is not None))
-        flag = ' <span class="flag">disagree</span>' if row.disagree else ""
-        disagree = ' class="disagree"' if row.disagree else ""
-        text = f' data-text="{_e(words)}"' if words else ""
-        body.append(
-            f'<tr id="{_e(row_anchors[row.id])}"{disagree} '
-            f'data-rules="{_e(" ".join(row.rules))}" data-kind="{_e(row.kind)}" data-outcomes="{_e(outcome_words)}" '
-            f'data-disagree="{"yes" if row.disagree else "no"}"{text}>'
-            f"<td><code>{_e(row.id)}</code>{flag}<br><span class='zero'>{_e(row.description)}</span></td>"
-            f"<td>{_e(row.kind)}</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in row.rules)}</td>"
-            + "".join(cells)
-            + "</tr>"
-        )
+
+
+def _outcome_cell(
+    row: FixtureRow, n: int, r: dict[str, Any] | None, label: str, failure_anchors: dict[str, str]
+) -> str:
+    """Implementation ``n``'s outcome of the row's fixture: absent, or its status, a
+    failing one opening its expected-against-actual."""
+    if r is None:
+        return '<td class="cell absent">not in this run</td>'
+    if row.id not in failure_anchors:
+        title = f' title="{_e(r["message"])}"' if r["message"] else ""
+        return f'<td class="cell"><span class="status {_e(r["status"])}"{title}>{_e(r["status"])}</span></td>'
+    where = failure_anchors[row.id]
     return (
-        filters
-        + '<table class="fixtures" id="fixture-table"><thead><tr><th>fixture</th><th>kind</th><th>rules</th>'
-        + "".join(_impl_header(run, label) for run, label in zip(runs, labels))
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody></table>"
+        f'<td class="cell"><a class="status {_e(r["status"])} open-failure" href="{_e(where)}" '
+        f'title="{_e(label)}: expected against actual">{_e(r["status"])}</a></td>'
+    )
+
+
+def _fixture_row(
+    row: FixtureRow, labels: list[str], row_anchors: dict[str, str], failure_anchors: list[dict[str, str]]
+) -> str:
+    """One fixture's row: its ID, description, kind and rules, each implementation's outcome,
+    and what the filters read."""
+    cells = [_outcome_cell(row, n, r, labels[n], failure_anchors[n]) for n, r in enumerate(row.results)]
+    # What the filter reads beyond the row's own text (the script adds that): the messages.
+    words = " ".join(dict.fromkeys(r["message"] for r in row.results if r is not None and r["message"])).lower()
+    outcome_words = " ".join(dict.fromkeys(r["status"] for r in row.results if r is not None))
+    flag = ' <span class="flag">disagree</span>' if row.disagree else ""
+    disagree = ' class="disagree"' if row.disagree else ""
+    text = f' data-text="{_e(words)}"' if words else ""
+    return (
+        f'<tr id="{_e(row_anchors[row.id])}"{disagree} '
+        f'data-rules="{_e(" ".join(row.rules))}" data-kind="{_e(row.kind)}" data-outcomes="{_e(outcome_words)}" '
+        f'data-disagree="{"yes" if row.disagree else "no"}"{text}>'
+        f"<td><code>{_e(row.id)}</code>{flag}<br><span class='zero'>{_e(row.description)}</span></td>"
+        f"<td>{_e(row.kind)}</td><td>{' '.join(f'<code>{_e(r)}</code>' for r in row.rules)}</td>"
+        + "".join(cells)
+        + "</tr>"
     )
 
 
@@ -482,13 +495,7 @@ def render_comparison(
     row_anchors = {row.id: anchor(row.id, taken, "row-") for row in rows}
     # Where a failing cell leads: the fixture's section in the run's own report, where it
     # has one (a link to another page), else a section of this page ("#...").
-    own: list[dict[str, str]] = []
-    for run, folder in zip(runs, folders):
-        failing = [r for r in run.results if r["status"] not in PASSING]
-        sections: dict[str, str] = {}
-        for r, place in zip(failing, section_anchors(failing)):
-            sections.setdefault(r["id"], f"{folder}/report.html#{place}")
-        own.append(sections if folder is not None else {})
+    own = _own_sections(runs, folders)
     inline = [
         {r["id"]: anchor(r["id"], taken, f"i{n + 1}-") for r in _opened(run) if r["id"] not in own[n]}
         for n, run in enumerate(runs)
@@ -511,22 +518,7 @@ def render_comparison(
         _implementations(runs, labels, folders),
         '<h2 id="disagreements">Where they disagree</h2>',
     ]
-    if split:
-        out.append(
-            f"<p>{len(split)} fixture(s) pass for some implementations and fail for others: that is where a rule "
-            "is read two ways. They come first in the fixture table.</p><ul>"
-            + "".join(
-                f'<li><a href="#{_e(row_anchors[row.id])}"><code>{_e(row.id)}</code></a> '
-                f"<code>{_e(row.rule)}</code> {_e(row.description)} {_split(row, labels)}</li>"
-                for row in split
-            )
-            + "</ul>"
-        )
-    else:
-        out.append(
-            '<p class="notice">None: every fixture that two or more implementations ran has the same outcome '
-            "for each of them (passing or not).</p>"
-        )
+    out.append(_disagreements(split, labels, row_anchors))
     out += [
         '<h2 id="matrix">Rules by implementation</h2>',
         '<p class="zero">Every rule of the specification, in its order: passed / failed / skipped fixtures that '
@@ -539,6 +531,63 @@ def render_comparison(
         _fixture_table(rows, runs, labels, row_anchors, failure_anchors),
         '<h2 id="failures">Failures, by implementation</h2>',
     ]
+    failures = _failures_by_implementation(runs, labels, folders, own, inline, links)
+    drawn = "\n".join(failures)
+    out += [drawings_legend(drawn) if "hr-layout" in drawn else "", *failures]
+    out.append(rules_cited([r for n, run in enumerate(runs) for r in _opened(run) if r["id"] in inline[n]], links))
+    out += [
+        '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
+        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
+        f"<script>{_SCRIPT}</script>",
+        "</main>",
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join(part for part in out if part) + "\n"
+
+
+def _own_sections(runs: Sequence[Run], folders: Sequence[str | None]) -> list[dict[str, str]]:
+    """For each run, the section of each failing fixture in the run's own report (none
+    where the run has no folder)."""
+    own: list[dict[str, str]] = []
+    for run, folder in zip(runs, folders):
+        failing = [r for r in run.results if r["status"] not in PASSING]
+        sections: dict[str, str] = {}
+        for r, place in zip(failing, section_anchors(failing)):
+            sections.setdefault(r["id"], f"{folder}/report.html#{place}")
+        own.append(sections if folder is not None else {})
+    return own
+
+
+def _disagreements(split: list[FixtureRow], labels: list[str], row_anchors: dict[str, str]) -> str:
+    """The fixtures that pass for some implementations and fail for others, or that there are none."""
+    if split:
+        return (
+            f"<p>{len(split)} fixture(s) pass for some implementations and fail for others: that is where a rule "
+            "is read two ways. They come first in the fixture table.</p><ul>"
+            + "".join(
+                f'<li><a href="#{_e(row_anchors[row.id])}"><code>{_e(row.id)}</code></a> '
+                f"<code>{_e(row.rule)}</code> {_e(row.description)} {_split(row, labels)}</li>"
+                for row in split
+            )
+            + "</ul>"
+        )
+    return (
+        '<p class="notice">None: every fixture that two or more implementations ran has the same outcome '
+        "for each of them (passing or not).</p>"
+    )
+
+
+def _failures_by_implementation(
+    runs: Sequence[Run],
+    labels: list[str],
+    folders: Sequence[str | None],
+    own: list[dict[str, str]],
+    inline: list[dict[str, str]],
+    links: Links | None,
+) -> list[str]:
+    """Each implementation's failures: a link to its own report's, and the sections of
+    those this page shows itself."""
     failures: list[str] = []
     for n, (run, label) in enumerate(zip(runs, labels)):
         failures.append(f'<h3 id="failures-{n + 1}">{_e(label)}</h3>')
@@ -558,15 +607,4 @@ def render_comparison(
             for r in failing
             if r["id"] in inline[n]
         ]
-    drawn = "\n".join(failures)
-    out += [drawings_legend(drawn) if "hr-layout" in drawn else "", *failures]
-    out.append(rules_cited([r for n, run in enumerate(runs) for r in _opened(run) if r["id"] in inline[n]], links))
-    out += [
-        '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
-        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
-        f"<script>{_SCRIPT}</script>",
-        "</main>",
-        "</body>",
-        "</html>",
-    ]
-    return "\n".join(part for part in out if part) + "\n"
+    return failures

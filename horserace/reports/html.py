@@ -19,7 +19,7 @@ from typing import Any
 from horserace.corpus.status import Status
 from horserace.engine.tiles import PIPS, parse_tile
 from horserace.quality.diagnosis import Causes
-from horserace.reports.causes import failure_text, fixture_cause, run_causes
+from horserace.reports.causes import FixtureCause, failure_text, fixture_cause, run_causes
 from horserace.reports.escape import for_html
 from horserace.reports.links import Links, location, record_file
 from horserace.reports.summary import (
@@ -193,117 +193,162 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
     refused = refused if _index(refused) else None
 
     if kind == "layout":
-        setup = inp.get("setup") or []
-        steps = inp.get("steps") or []
-        if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
-            return None
-        step = None
-        for where, length in places:
-            if len(where) >= 2 and where[0] == "steps" and _index(where[1]):
-                step = where[1] if step is None else min(step, where[1])
-            elif where == ["steps"] and length:
-                observed = (
-                    (record.get("observations") or {}).get("steps")
-                    if isinstance(record.get("observations"), dict)
-                    else None
-                )
-                first_missing = len(observed) if isinstance(observed, list) else 0
-                step = first_missing if step is None else min(step, first_missing)
-        how = "the first step that differs"
-        if step is None and refused is not None:
-            step, how = refused, "the step the implementation refused"
-        if step is None or step >= len(steps):
-            caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
-            return list(setup) + list(steps), caption + "."
-        caption = (
-            f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
-            + (f", after {len(setup)} setup placement(s)" if setup else "")
-            + "."
-        )
-        return list(setup) + list(steps[: step + 1]), caption
-
+        return _layout_steps_drawn(record, inp, places, refused)
     if kind == "play":
-        hands = inp.get("hands") or []
-        if not isinstance(hands, list) or not hands:
-            return None
-        # No hands is an empty list; hands of the wrong shape fail where they are indexed (caught there).
-        expected_hands = (
-            (record.get("expected") or {}).get("hands", []) if isinstance(record.get("expected"), dict) else []
-        )
-        observed_hands = (
-            (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
-        )
-        first: tuple[int, int] | None = None
-        for path, length in places:
-            if len(path) >= 4 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and _index(path[3]):
-                at = (path[1], path[3])
-            elif len(path) == 3 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and length:
-                h = path[1]
-                try:
-                    at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
-                except (TypeError, KeyError, IndexError):
-                    at = (h, 0)
-            else:
-                continue
-            first = at if first is None else min(first, at)
-        if first is not None:
-            h, e = first
-            if h >= len(hands) or not isinstance(hands[h], dict):
-                return None
-            try:
-                events = expected_hands[h]["events"]
-            except (TypeError, KeyError, IndexError):
-                events = []
-            events = events if isinstance(events, list) else []
-            placed = sum(1 for ev in events[:e] if isinstance(ev, dict) and ev.get("event") == "place")
-            at_place = e < len(events) and isinstance(events[e], dict) and events[e].get("event") == "place"
-            count = placed + (1 if at_place else 0)
-            own = _placements_only(hands[h].get("placements"))[:count]
-            prefix = hands[h].get("layout") or []
-            what = (
-                f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
-                if at_place
-                else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
-            )
-            return list(prefix) + own, f"Hand {h}: the layout {what}."
-        if refused is not None:
-            action = refused
-            for h, hand in enumerate(hands):
-                entries = hand.get("placements") if isinstance(hand, dict) else None
-                entries = entries if isinstance(entries, list) else []
-                if action < len(entries):
-                    own = _placements_only(entries[: action + 1])
-                    prefix = hand.get("layout") or []
-                    return (
-                        list(prefix) + own,
-                        f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
-                        "the placement the implementation refused, as the fixture lists it.",
-                    )
-                action -= len(entries)
-        h = len(hands) - 1
-        hand = hands[h] if isinstance(hands[h], dict) else {}
-        return (
-            list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
-            f"Hand {h}: the layout after all its listed placements.",
-        )
-
+        return _play_hand_drawn(record, inp, places, refused)
     if kind in ("illegal", "perft"):
-        layout = inp.get("layout")
-        if not isinstance(layout, list) or not layout:
-            return None
-        if kind == "perft":
-            return list(layout), "The position's layout."
-        # The layout just before the action the fixture says is illegal: the position,
-        # then the placements among the legal actions before it.
-        actions, rejected_at = _illegal_action(record)
-        before = actions[:rejected_at] if rejected_at is not None else []
-        earlier = [
-            {k: a[k] for k in ("tile", "target", "port") if k in a}
-            for a in before
-            if isinstance(a, dict) and a.get("action") == "place"
-        ]
-        return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
+        return _position_drawn(record, inp, kind)
     return None
+
+
+def _first_differing_step(record: dict, places: list[tuple[list, bool]]) -> int | None:
+    """A layout fixture's first step with a difference (a missing step counts from the
+    first the answer lacks); ``None`` when no difference is at a step."""
+    step = None
+    for where, length in places:
+        if len(where) >= 2 and where[0] == "steps" and _index(where[1]):
+            step = where[1] if step is None else min(step, where[1])
+        elif where == ["steps"] and length:
+            observed = (
+                (record.get("observations") or {}).get("steps")
+                if isinstance(record.get("observations"), dict)
+                else None
+            )
+            first_missing = len(observed) if isinstance(observed, list) else 0
+            step = first_missing if step is None else min(step, first_missing)
+    return step
+
+
+def _layout_steps_drawn(
+    record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any
+) -> tuple[list, str] | None:
+    """A layout fixture: its setup and steps up to the first that differs, or that was refused."""
+    setup = inp.get("setup") or []
+    steps = inp.get("steps") or []
+    if not isinstance(setup, list) or not isinstance(steps, list) or not (setup or steps):
+        return None
+    step = _first_differing_step(record, places)
+    how = "the first step that differs"
+    if step is None and refused is not None:
+        step, how = refused, "the step the implementation refused"
+    if step is None or step >= len(steps):
+        caption = f"The layout all {len(steps)} step(s) build" + (" after the setup" if setup else "")
+        return list(setup) + list(steps), caption + "."
+    caption = (
+        f"The layout after step {step} ({_describe_placement(steps[step])}), {how}"
+        + (f", after {len(setup)} setup placement(s)" if setup else "")
+        + "."
+    )
+    return list(setup) + list(steps[: step + 1]), caption
+
+
+def _first_differing_event(
+    places: list[tuple[list, bool]], expected_hands: Any, observed_hands: Any
+) -> tuple[int, int] | None:
+    """A play fixture's first differing event as (hand, event); a hand whose events differ
+    in number counts from the first event one of the two lacks."""
+    first: tuple[int, int] | None = None
+    for path, length in places:
+        if len(path) >= 4 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and _index(path[3]):
+            at = (path[1], path[3])
+        elif len(path) == 3 and path[0] == "hands" and _index(path[1]) and path[2] == "events" and length:
+            h = path[1]
+            try:
+                at = (h, min(len(expected_hands[h]["events"]), len(observed_hands[h]["events"])))
+            except (TypeError, KeyError, IndexError):
+                at = (h, 0)
+        else:
+            continue
+        first = at if first is None else min(first, at)
+    return first
+
+
+def _hand_at_event(hands: list, expected_hands: Any, h: int, e: int) -> tuple[list, str] | None:
+    """Hand ``h``'s layout and its placements before event ``e``, with ``e`` itself when it
+    is a placement."""
+    if h >= len(hands) or not isinstance(hands[h], dict):
+        return None
+    try:
+        events = expected_hands[h]["events"]
+    except (TypeError, KeyError, IndexError):
+        events = []
+    events = events if isinstance(events, list) else []
+    placed = sum(1 for ev in events[:e] if isinstance(ev, dict) and ev.get("event") == "place")
+    at_place = e < len(events) and isinstance(events[e], dict) and events[e].get("event") == "place"
+    count = placed + (1 if at_place else 0)
+    own = _placements_only(hands[h].get("placements"))[:count]
+    prefix = hands[h].get("layout") or []
+    what = (
+        f"after the placement of event {e} ({_describe_placement(events[e])}), the first event that differs"
+        if at_place
+        else f"before event {e}, the first event that differs ({count} placement(s) of the hand made)"
+    )
+    return list(prefix) + own, f"Hand {h}: the layout {what}."
+
+
+def _hand_at_refused(hands: list, refused: int) -> tuple[list, str] | None:
+    """The layout up to the refused placement (counted across the hands' listed
+    placements), as the fixture lists it; ``None`` when the hands list fewer."""
+    action = refused
+    for h, hand in enumerate(hands):
+        entries = hand.get("placements") if isinstance(hand, dict) else None
+        entries = entries if isinstance(entries, list) else []
+        if action < len(entries):
+            own = _placements_only(entries[: action + 1])
+            prefix = hand.get("layout") or []
+            return (
+                list(prefix) + own,
+                f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
+                "the placement the implementation refused, as the fixture lists it.",
+            )
+        action -= len(entries)
+    return None
+
+
+def _play_hand_drawn(record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any) -> tuple[list, str] | None:
+    """A play fixture: the hand's layout at its first differing event, else at the refused
+    placement, else after the last hand's listed placements."""
+    hands = inp.get("hands") or []
+    if not isinstance(hands, list) or not hands:
+        return None
+    # No hands is an empty list; hands of the wrong shape fail where they are indexed (caught there).
+    expected_hands = (record.get("expected") or {}).get("hands", []) if isinstance(record.get("expected"), dict) else []
+    observed_hands = (
+        (record.get("observations") or {}).get("hands", []) if isinstance(record.get("observations"), dict) else []
+    )
+    first = _first_differing_event(places, expected_hands, observed_hands)
+    if first is not None:
+        return _hand_at_event(hands, expected_hands, *first)
+    if refused is not None:
+        found = _hand_at_refused(hands, refused)
+        if found is not None:
+            return found
+    h = len(hands) - 1
+    hand = hands[h] if isinstance(hands[h], dict) else {}
+    return (
+        list(hand.get("layout") or []) + _placements_only(hand.get("placements")),
+        f"Hand {h}: the layout after all its listed placements.",
+    )
+
+
+def _position_drawn(record: dict, inp: dict, kind: str) -> tuple[list, str] | None:
+    """An illegal or perft fixture: the position's layout; for an illegal one, with the
+    placements among the legal actions before the refused one."""
+    layout = inp.get("layout")
+    if not isinstance(layout, list) or not layout:
+        return None
+    if kind == "perft":
+        return list(layout), "The position's layout."
+    # The layout just before the action the fixture says is illegal: the position,
+    # then the placements among the legal actions before it.
+    actions, rejected_at = _illegal_action(record)
+    before = actions[:rejected_at] if rejected_at is not None else []
+    earlier = [
+        {k: a[k] for k in ("tile", "target", "port") if k in a}
+        for a in before
+        if isinstance(a, dict) and a.get("action") == "place"
+    ]
+    return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
 
 
 def _illegal_action(record: dict) -> tuple[list[Any], int | None]:
@@ -468,9 +513,39 @@ def fixture_section(
 ) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
     drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
+    status = str(record.get("status", ""))
+    parts = _fixture_heading(record, anchor, status, who=who, links=links)
+    if record.get("message"):
+        parts.append(f'<div class="message">{_t(record["message"])}</div>')
+    found = fixture_cause(record, causes) if causes is not None else None
+    if found is not None:
+        parts.append(_cause_paragraph(found))
+
+    if record.get("kind") == "illegal":
+        parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
+    if record.get("why"):
+        parts.append(
+            "<details open><summary>Why these are the expected values</summary>"
+            f'<pre class="why">{_t(record["why"])}</pre></details>'
+        )
+    table = _differences_table(record)
+    if table:
+        parts.append("<h4>Expected against actual</h4>" + table)
+    elif status in (Status.FAIL, Status.NOT_REJECTED):
+        parts.append("<p>No field-by-field differences were recorded.</p>")
+    parts.append(_drawing(record))
+    parts.append(_seats(record))
+    parts.append(_observations(record, listed=bool(table)))
+    if record.get("stderr"):
+        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_t(record['stderr'])}</pre></details>")
+    parts.append("</section>")
+    return "\n".join(p for p in parts if p)
+
+
+def _fixture_heading(record: dict, anchor: str, status: str, *, who: str, links: Links | None) -> list[str]:
+    """A failing fixture's heading, description and table of its file, rules and readings."""
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
-    status = str(record.get("status", ""))
     parts = [
         f'<section class="fixture" id="{_e(anchor)}">',
         f'<h3><code>{_e(record.get("id", "?"))}</code> <span class="status {_e(status)}">{_e(status)}</span> '
@@ -489,46 +564,35 @@ def fixture_section(
             f"<tr><td>readings</td><td>{_e(', '.join(f'{k}={v}' for k, v in variants.items()) if isinstance(variants, dict) else variants)}</td></tr>"
         )
     parts.append("</table>")
-    if record.get("message"):
-        parts.append(f'<div class="message">{_t(record["message"])}</div>')
-    found = fixture_cause(record, causes) if causes is not None else None
-    if found is not None:
-        by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
-        also = (
-            " Reproduced exactly by " + ", ".join(f"<code>{_e(n)}</code>" for n in found.exact) + "."
-            if found.exact and found.exact != (found.deviation,)
-            else ""
-        )
-        parts.append(
-            f'<p class="cause"><strong>Cause: <code>{_e(found.rule)}</code> '
-            f"{_e(rule_title(found.rule))}</strong>: {_e(found.basis)}.{by}{also}</p>"
-        )
+    return parts
 
-    if record.get("kind") == "illegal":
-        parts.append(f'<p class="refusal">{_e(refusal_text(record))}</p>')
-    if record.get("why"):
-        parts.append(
-            "<details open><summary>Why these are the expected values</summary>"
-            f'<pre class="why">{_t(record["why"])}</pre></details>'
-        )
-    table = _differences_table(record)
-    if table:
-        parts.append("<h4>Expected against actual</h4>" + table)
-    elif status in (Status.FAIL, Status.NOT_REJECTED):
-        parts.append("<p>No field-by-field differences were recorded.</p>")
-    parts.append(_drawing(record))
-    parts.append(_seats(record))
-    if "observations" in record and "expected" in record and table and len(_differences(record)) <= SHOWN_DIFFERENCES:
-        pass  # every difference is listed: the observations are the expected values but for them (said once)
-    elif "observations" in record:
-        parts.append(
+
+def _cause_paragraph(found: FixtureCause) -> str:
+    """The rule the diagnosis names as a fixture's cause, with the deviation that names it
+    and the ones that reproduce it exactly."""
+    by = f" Named by the deviation <code>{_e(found.deviation)}</code>." if found.deviation else ""
+    also = (
+        " Reproduced exactly by " + ", ".join(f"<code>{_e(n)}</code>" for n in found.exact) + "."
+        if found.exact and found.exact != (found.deviation,)
+        else ""
+    )
+    return (
+        f'<p class="cause"><strong>Cause: <code>{_e(found.rule)}</code> '
+        f"{_e(rule_title(found.rule))}</strong>: {_e(found.basis)}.{by}{also}</p>"
+    )
+
+
+def _observations(record: dict, *, listed: bool) -> str:
+    """The implementation's observations, unless every difference is listed above them
+    (``listed``): then they are the expected values but for those, said once."""
+    if "observations" in record and "expected" in record and listed and len(_differences(record)) <= SHOWN_DIFFERENCES:
+        return ""
+    if "observations" in record:
+        return (
             f"<details><summary>The implementation's observations</summary>"
             f"<pre>{_t(_json(record['observations'], None))}</pre></details>"
         )
-    if record.get("stderr"):
-        parts.append(f"<details><summary>Standard error (tail)</summary><pre>{_t(record['stderr'])}</pre></details>")
-    parts.append("</section>")
-    return "\n".join(p for p in parts if p)
+    return ""
 
 
 def _pips(tile: object) -> int | None:
@@ -712,7 +776,6 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     header = header or {}
     footer = footer or {}
     results = [r for r in results or [] if isinstance(r, dict)]
-    hello = header.get("implementation") if isinstance(header.get("implementation"), dict) else {}
     name = implementation_name(header)
     judged = run_verdict(header, results, footer)
     verdict, verdict_class = judged.text, judged.tone
@@ -725,6 +788,29 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     out = page_start(f"Horse Race conformance: {name} — {verdict}")
     out.append(f"<h1>Horse Race conformance: {_e(name)}</h1>")
     out.append(f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>')
+    out += _run_alerts(footer)
+    out.append(_run_meta_table(header, footer))
+    out += _outcomes_section(footer, results)
+
+    rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
+    causes = run_causes([r for r in results if isinstance(r, dict) and "status" in r and "id" in r])
+    out.append(_diagnosis_section(causes, anchors))
+    out += _per_rule_section(rows, anchors, ran=bool(results))
+    out += _failures_section(footer, results, failing, failing_anchors, causes, rule_links)
+    out.append(_refusals_section(results, anchors))
+    out += _skipped_section(results)
+
+    out.append(
+        f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
+        f"protocol {_e(header.get('protocol', '?'))}.</p>"
+    )
+    out += ["</main>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def _run_alerts(footer: dict) -> list[str]:
+    """The alerts of a run whose implementation could not be used, or that was interrupted."""
+    out = []
     if footer.get("unusable"):
         out.append(
             f'<div class="alert"><strong>The implementation could not be used:</strong> {_e(footer["unusable"])}</div>'
@@ -734,7 +820,13 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
             f'<div class="alert"><strong>The run was interrupted:</strong> '
             f"{_e(footer.get('error') or 'the run did not finish')}. The counts below are partial.</div>"
         )
+    return out
 
+
+def _run_meta_table(header: dict, footer: dict) -> str:
+    """The implementation (from its hello), the command, the versions and the times, each
+    row only where it has a value."""
+    hello = header.get("implementation") if isinstance(header.get("implementation"), dict) else {}
     meta = [
         ("implementation", hello.get("name") if hello else header.get("command", "")),
         ("version", hello.get("version", "") if hello else ""),
@@ -753,56 +845,71 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     kinds = hello.get("kinds") if hello else None
     if kinds:
         meta.append(("kinds", ", ".join(map(str, kinds))))
-    out.append(
+    return (
         '<table class="meta">'
         + "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in meta if v not in (None, ""))
         + "</table>"
     )
 
+
+def _outcomes_section(footer: dict, results: list[dict]) -> list[str]:
+    """The fixtures of each outcome (the footer's counts, else the results' own) and the total."""
     counts = footer.get("counts")
     if not isinstance(counts, dict):
         counts = tally(results)
     names = [k for k in OUTCOME_ORDER if k in counts] + [k for k in counts if k not in OUTCOME_ORDER]
-    out.append("<h2>Outcomes</h2>")
-    out.append(
+    return [
+        "<h2>Outcomes</h2>",
         '<table class="counts"><thead><tr><th>outcome</th><th class="num">fixtures</th></tr></thead><tbody>'
         + "".join(
             f'<tr class="{"zero" if not counts[k] else ""}"><td>{_e(k)}</td><td class="num">{_e(counts[k])}</td></tr>'
             for k in names
         )
         + f'<tr><th>total</th><th class="num">{sum(v for v in counts.values() if isinstance(v, int))}</th></tr>'
+        + "</tbody></table>",
+    ]
+
+
+def _per_rule_section(rows: list[dict], anchors: dict[str, str], *, ran: bool) -> list[str]:
+    """Every rule in the specification's order with its counts and links to its failing fixtures."""
+    out = [
+        "<h2>Per rule</h2>",
+        '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
+        "every rule it cites.</p>",
+    ]
+    if not ran:
+        out.append("<p>No fixture was run.</p>")
+        return out
+    body = []
+    for row in rows:
+        links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}">{_e(i)}</a>' for i in row["failing"])
+        cls = ' class="failed"' if row["failed"] else ""
+        body.append(
+            f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td>{_e(row['title'])}</td>"
+            f'<td class="num">{row["passed"]}</td>'
+            f'<td class="num">{row["failed"]}</td><td class="num">{row["skipped"]}</td>'
+            f'<td class="failing-ids">{links}</td></tr>'
+        )
+    out.append(
+        '<table class="rules"><thead><tr><th>rule</th><th>title</th><th class="num">passed</th>'
+        '<th class="num">failed</th><th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
+        + "".join(body)
         + "</tbody></table>"
     )
+    return out
 
-    rows = per_rule([r for r in results if "rule" in r and "status" in r and "id" in r])
-    causes = run_causes([r for r in results if isinstance(r, dict) and "status" in r and "id" in r])
-    out.append(_diagnosis_section(causes, anchors))
-    out.append("<h2>Per rule</h2>")
-    out.append(
-        '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
-        "every rule it cites.</p>"
-    )
-    if results:
-        body = []
-        for row in rows:
-            links = " ".join(f'<a href="#{_e(anchors.get(str(i), ""))}">{_e(i)}</a>' for i in row["failing"])
-            cls = ' class="failed"' if row["failed"] else ""
-            body.append(
-                f"<tr{cls}><td><code>{_e(row['rule'])}</code></td><td>{_e(row['title'])}</td>"
-                f'<td class="num">{row["passed"]}</td>'
-                f'<td class="num">{row["failed"]}</td><td class="num">{row["skipped"]}</td>'
-                f'<td class="failing-ids">{links}</td></tr>'
-            )
-        out.append(
-            '<table class="rules"><thead><tr><th>rule</th><th>title</th><th class="num">passed</th>'
-            '<th class="num">failed</th><th class="num">skipped</th><th>failing fixtures</th></tr></thead><tbody>'
-            + "".join(body)
-            + "</tbody></table>"
-        )
-    else:
-        out.append("<p>No fixture was run.</p>")
 
-    out.append('<h2 id="failures">Failures</h2>')
+def _failures_section(
+    footer: dict,
+    results: list[dict],
+    failing: list[dict],
+    failing_anchors: list[str],
+    causes: Causes,
+    rule_links: Links | None,
+) -> list[str]:
+    """One section per failing fixture, with the drawings' legend once above them and the
+    text of the rules they cite after them."""
+    out = ['<h2 id="failures">Failures</h2>']
     if footer.get("unusable") and not results:
         out.append("<p>No fixture was run: the implementation could not be used (see above).</p>")
     elif not failing:
@@ -820,32 +927,27 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
         out.append(drawings_legend("".join(sections)))
     out += sections
     out.append(rules_cited(failing, rule_links))
+    return out
 
-    out.append(_refusals_section(results, anchors))
+
+def _skipped_section(results: list[dict]) -> list[str]:
+    """The fixtures that did not run, each with its reason."""
     skipped = [r for r in results if r.get("status") == Status.SKIP]
-    out.append("<h2>Skipped</h2>")
-    if skipped:
-        out.append(
-            f"<p>{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation "
-            "does not declare, a reading it does not follow, a withdrawn fixture).</p>"
-            '<table class="skipped"><thead><tr><th>fixture</th><th>kind</th><th>rule</th><th>reason</th>'
-            "</tr></thead><tbody>"
-            + "".join(
-                f"<tr><td><code>{_e(r.get('id', '?'))}</code></td><td>{_e(r.get('kind', '?'))}</td>"
-                f"<td><code>{_e(r.get('rule', '?'))}</code></td><td>{_e(r.get('message', ''))}</td></tr>"
-                for r in skipped
-            )
-            + "</tbody></table>"
+    if not skipped:
+        return ["<h2>Skipped</h2>", "<p>None: every fixture ran.</p>"]
+    return [
+        "<h2>Skipped</h2>",
+        f"<p>{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation "
+        "does not declare, a reading it does not follow, a withdrawn fixture).</p>"
+        '<table class="skipped"><thead><tr><th>fixture</th><th>kind</th><th>rule</th><th>reason</th>'
+        "</tr></thead><tbody>"
+        + "".join(
+            f"<tr><td><code>{_e(r.get('id', '?'))}</code></td><td>{_e(r.get('kind', '?'))}</td>"
+            f"<td><code>{_e(r.get('rule', '?'))}</code></td><td>{_e(r.get('message', ''))}</td></tr>"
+            for r in skipped
         )
-    else:
-        out.append("<p>None: every fixture ran.</p>")
-
-    out.append(
-        f'<p class="zero">Made by horserace from the result stream; suite {_e(header.get("suite", "?"))}, '
-        f"protocol {_e(header.get('protocol', '?'))}.</p>"
-    )
-    out += ["</main>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
+        + "</tbody></table>",
+    ]
 
 
 def _refused_at(refusal: dict) -> str:

@@ -61,38 +61,42 @@ def junit_xml(header: dict, results: list[dict], footer: dict, *, links: Links |
         *(f"      <property name={quoteattr('fixture:' + r['id'])} value={quoteattr(location(r))}/>" for r in results),
         "    </properties>",
     ]
-    for r in results:
-        attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}"'
-        status = r["status"]
-        rule = f"{r['rule']}: {rule_title(r['rule'])}"
-        first = first_difference(r) or r["message"] or status
-        message = f"{first} [{rule}]"
-        body = "\n".join(
-            [
-                *(difference_text(d) for d in r.get("differences", [])),
-                *([r["message"]] if r["message"] and r.get("differences") else []),
-                "",
-                f"at: {location(r)}",
-                f"rule {rule}",
-                f"text: {rule_where(r['rule'], links=links)}",
-                *([f"why: {r['why']}"] if r.get("why") else []),
-            ]
-        ).strip()
-        if status in (Status.PASS, Status.XFAIL):
-            out.append(f"    <testcase {attrs}/>")
-        elif status == Status.SKIP:
-            out.append(f"    <testcase {attrs}><skipped message={quoteattr(r['message'])}/></testcase>")
-        elif status in IMPLEMENTATION_ERRORS:
-            stderr = f"\n\nstandard error (tail):\n{r['stderr']}" if r.get("stderr") else ""
-            out.append(
-                f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(message)}>"
-                f"{escape(body + stderr)}</error></testcase>"
-            )
-        else:
-            out.append(
-                f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(message)}>"
-                f"{escape(body)}</failure></testcase>"
-            )
+    out += [_testcase(r, links) for r in results]
     out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
+
+
+def _testcase(r: dict, links: Links | None) -> str:
+    """One fixture's test case: passed, skipped, an error (the implementation failed to
+    answer, with its standard error) or a failure, with every difference in its text."""
+    attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}"'
+    status = r["status"]
+    rule = f"{r['rule']}: {rule_title(r['rule'])}"
+    first = first_difference(r) or r["message"] or status
+    message = f"{first} [{rule}]"
+    body = "\n".join(
+        [
+            *(difference_text(d) for d in r.get("differences", [])),
+            *([r["message"]] if r["message"] and r.get("differences") else []),
+            "",
+            f"at: {location(r)}",
+            f"rule {rule}",
+            f"text: {rule_where(r['rule'], links=links)}",
+            *([f"why: {r['why']}"] if r.get("why") else []),
+        ]
+    ).strip()
+    if status in (Status.PASS, Status.XFAIL):
+        return f"    <testcase {attrs}/>"
+    if status == Status.SKIP:
+        return f"    <testcase {attrs}><skipped message={quoteattr(r['message'])}/></testcase>"
+    if status in IMPLEMENTATION_ERRORS:
+        stderr = f"\n\nstandard error (tail):\n{r['stderr']}" if r.get("stderr") else ""
+        return (
+            f"    <testcase {attrs}><error type={quoteattr(status)} message={quoteattr(message)}>"
+            f"{escape(body + stderr)}</error></testcase>"
+        )
+    return (
+        f"    <testcase {attrs}><failure type={quoteattr(status)} message={quoteattr(message)}>"
+        f"{escape(body)}</failure></testcase>"
+    )

@@ -124,6 +124,16 @@ def _skipped(results: list[dict]) -> list[str]:
 
 def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list[str]:
     """The causes of the failures, most first, and the failures to answer apart."""
+    out: list[str] = _causes_table(causes, links)
+    if causes.failures:
+        out += ["", "Not counted against any rule:", ""]
+        out += [f"- {for_markdown(failure_text(f.status, len(f.fixtures), f.example))}" for f in causes.failures]
+    out += _refusals_table(results)
+    return out
+
+
+def _causes_table(causes: Causes, links: Links | None) -> list[str]:
+    """The table of the causes, most failures first: each rule, its fixtures and how they were attributed."""
     out: list[str] = []
     if causes.lines:
         out += [
@@ -147,9 +157,13 @@ def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list
                 f"| {n} | {_rule_link(line.rule, links)} {title} | {line.count} | "
                 f"{for_markdown('; '.join(how), cell=True)} | {_cell(lines_ids)} |"
             )
-    if causes.failures:
-        out += ["", "Not counted against any rule:", ""]
-        out += [f"- {for_markdown(failure_text(f.status, len(f.fixtures), f.example))}" for f in causes.failures]
+    return out
+
+
+def _refusals_table(results: list[dict]) -> list[str]:
+    """Every illegal fixture that ran: the rule its action breaks, the implementation's
+    refusal, its answer to the legal twin."""
+    out: list[str] = []
     illegal = [r for r in results if r.get("kind") == "illegal" and r.get("status") != Status.SKIP]
     if illegal:
         out += [

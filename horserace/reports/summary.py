@@ -180,12 +180,10 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
         return Verdict("IMPLEMENTATION UNUSABLE", "bad")
     if footer.get("interrupted"):
         return Verdict(f"INTERRUPTED after {len(results)} fixture(s)", "warn")
-    total = len(results)
     selected = selection_words(header)
     skipped = sum(1 for r in results if r["status"] == Status.SKIP)
     expected = sum(1 for r in results if r["status"] == Status.XFAIL)
     now_pass = sum(1 for r in results if r["status"] == Status.XPASS)
-    ran = total - skipped
     update = (
         f"; {_plural(now_pass, 'expected failure')} now pass{'es' if now_pass == 1 else ''}: "
         "update the expectations (--update-expectations FILE)"
@@ -193,14 +191,27 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
         else ""
     )
     if footer.get("conformant"):
-        expecting = f" with {_plural(expected, 'expected failure')}" if expected else ""
-        if ran == total:
-            where = f"all {total}{selected} fixtures" if total != 1 or not selected else f"the 1 fixture{selected}"
-            return Verdict(f"CONFORMANT{expecting} on {where}{update}", "ok")
-        return Verdict(
-            f"CONFORMANT{expecting} on {ran} of {total}{selected} fixtures ({skipped} skipped; {scope(header, results)}){update}",
-            "ok",
-        )
+        return _conformant(header, results, expected=expected, skipped=skipped, selected=selected, update=update)
+    return _not_conformant(
+        header, results, footer, expected=expected, skipped=skipped, now_pass=now_pass, selected=selected, update=update
+    )
+
+
+def _not_conformant(
+    header: dict,
+    results: list[dict],
+    footer: dict,
+    *,
+    expected: int,
+    skipped: int,
+    now_pass: int,
+    selected: str,
+    update: str,
+) -> Verdict:
+    """The verdict of a run that is not conformant: nothing to run, nothing ran, fixtures
+    skipped under --require-all, expected failures that now pass, or failures."""
+    total = len(results)
+    ran = total - skipped
     if total == 0:
         return Verdict("NOT CONFORMANT: no fixture to run", "bad")
     if ran == 0:
@@ -216,6 +227,22 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
     return Verdict(
         f"NOT CONFORMANT: {failed} of {ran} fixtures run failed{chosen}{expecting}{update}{stopped_words(footer)}",
         "bad",
+    )
+
+
+def _conformant(
+    header: dict, results: list[dict], *, expected: int, skipped: int, selected: str, update: str
+) -> Verdict:
+    """The verdict of a conformant run: on every fixture, or on those that ran and the scope."""
+    total = len(results)
+    ran = total - skipped
+    expecting = f" with {_plural(expected, 'expected failure')}" if expected else ""
+    if ran == total:
+        where = f"all {total}{selected} fixtures" if total != 1 or not selected else f"the 1 fixture{selected}"
+        return Verdict(f"CONFORMANT{expecting} on {where}{update}", "ok")
+    return Verdict(
+        f"CONFORMANT{expecting} on {ran} of {total}{selected} fixtures ({skipped} skipped; {scope(header, results)}){update}",
+        "ok",
     )
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -539,46 +540,9 @@ def layout_svg(
     layout, notes = build_layout(placements, branch_use_one=branch_use_one)
     marks = _marks(layout)
     tiles = _place_tiles(layout, marks)
-    missing: list[tuple[str, object]] = []  # (what, item) the implementation left out
-    extra: list[tuple[str, object]] = []  # (what, item) it claimed, not expected
-    for d in claims or []:
-        what = next((step for step in reversed(d.get("at") or []) if isinstance(step, str)), "")
-        if d.get("item") == "missing":
-            missing.append((what, d.get("expected")))
-        elif d.get("item") == "extra":
-            extra.append((what, d.get("actual")))
-    refused_lines = (
-        _wrap(f"refused here: {refused.get('tile')} on {refused.get('target')} {refused.get('port')}")
-        if refused
-        else []
-    )
-    claim_lines = refused_lines + [
-        line
-        for what, item, side in [
-            *((w, i, "expected, not in the answer") for w, i in missing),
-            *((w, i, "in the answer, not expected") for w, i in extra),
-        ]
-        for line in _wrap(f"{side}: {what} {_claim_text(item)}")
-    ]
-
-    # Extent, in units, of everything drawn on the grid.
-    xs: list[float] = [0]
-    ys: list[float] = [0]
-    for pl in tiles.values():
-        x0, y0, x1, y1 = pl.rect()
-        xs += [x0, x1]
-        ys += [y0, y1]
-    for t, port in marks:
-        x0, y0, x1, y1 = _mark_box(*tiles[t].port(port))
-        xs += [x0, x1]
-        ys += [y0, y1]
-    pad = 1
-    min_x, min_y = min(xs) - pad, min(ys) - pad
-    draw_w = (max(xs) + pad - min_x) * UNIT
-    draw_h = (max(ys) + pad - min_y) * UNIT
-
-    def px(point) -> tuple[float, float]:
-        return (point[0] - min_x) * UNIT, (point[1] - min_y) * UNIT + top
+    missing, extra = _claimed(claims)
+    claim_lines = _claim_lines(refused, missing, extra)
+    min_x, min_y, draw_w, draw_h = _extent(tiles, marks)
 
     contributions = layout.contributions()
     values = [c.value for c in contributions]
@@ -608,6 +572,9 @@ def layout_svg(
     height = legend_top + legend_h
     offset_x = (width - draw_w) / 2  # centre the drawing above the legend
 
+    def px(point) -> tuple[float, float]:
+        return (point[0] - min_x) * UNIT, (point[1] - min_y) * UNIT + top
+
     # On a page (``shared``), its style sheet gives the font, the size and the background.
     own = "" if shared else f'xmlns="http://www.w3.org/2000/svg" style="max-width:100%;height:auto" {_FONT} '
     out: list[str] = [
@@ -621,8 +588,78 @@ def layout_svg(
             f'<text x="10" y="{26 + 22 * i}" font-size="16" font-weight="bold" fill="#222">{escape(line)}</text>'
         )
     out.append(f'<g transform="translate({_n(offset_x)},0)">')
+    out += _connectors(layout, tiles, px)
+    out += _tiles_drawn(layout, tiles, px, mark_last=mark_last, shared=shared)
+    placed = {NAMES[t]: t for t in tiles}
+    out += _claims_drawn(missing, extra, placed, tiles, marks, px)
+    out += _marks_drawn(layout, tiles, marks, px, shared=shared)
+    out += _refused_drawn(refused, placed, tiles, px)
+    out.append("</g>")
+    out += _legend_drawn(legend_top, width, sum_text, note_lines, entries, shared=shared)
+    return "".join(out)
 
-    for t in layout.order:  # connectors of shifted tiles, under the tiles
+
+#: Where a drawing's grid point (in units) lies in the SVG (in pixels).
+_ToPixels = Callable[[tuple[float, float]], tuple[float, float]]
+
+
+def _claimed(claims: list[dict] | None) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
+    """The step's differences as (what, item): those the implementation left out, those
+    it claimed that are not expected."""
+    missing: list[tuple[str, object]] = []  # (what, item) the implementation left out
+    extra: list[tuple[str, object]] = []  # (what, item) it claimed, not expected
+    for d in claims or []:
+        what = next((step for step in reversed(d.get("at") or []) if isinstance(step, str)), "")
+        if d.get("item") == "missing":
+            missing.append((what, d.get("expected")))
+        elif d.get("item") == "extra":
+            extra.append((what, d.get("actual")))
+    return missing, extra
+
+
+def _claim_lines(refused: dict | None, missing: list[tuple[str, object]], extra: list[tuple[str, object]]) -> list[str]:
+    """The lines under the drawing for the refused placement and each difference."""
+    refused_lines = (
+        _wrap(f"refused here: {refused.get('tile')} on {refused.get('target')} {refused.get('port')}")
+        if refused
+        else []
+    )
+    return refused_lines + [
+        line
+        for what, item, side in [
+            *((w, i, "expected, not in the answer") for w, i in missing),
+            *((w, i, "in the answer, not expected") for w, i in extra),
+        ]
+        for line in _wrap(f"{side}: {what} {_claim_text(item)}")
+    ]
+
+
+def _extent(
+    tiles: dict[int, _Placed], marks: dict[tuple[int, int], tuple[str, int]]
+) -> tuple[float, float, float, float]:
+    """The grid's corner (in units) and the drawing's width and height (in pixels):
+    every tile and mark, with a unit of padding."""
+    xs: list[float] = [0]
+    ys: list[float] = [0]
+    for pl in tiles.values():
+        x0, y0, x1, y1 = pl.rect()
+        xs += [x0, x1]
+        ys += [y0, y1]
+    for t, port in marks:
+        x0, y0, x1, y1 = _mark_box(*tiles[t].port(port))
+        xs += [x0, x1]
+        ys += [y0, y1]
+    pad = 1
+    min_x, min_y = min(xs) - pad, min(ys) - pad
+    draw_w = (max(xs) + pad - min_x) * UNIT
+    draw_h = (max(ys) + pad - min_y) * UNIT
+    return min_x, min_y, draw_w, draw_h
+
+
+def _connectors(layout: Layout, tiles: dict[int, _Placed], px: _ToPixels) -> list[str]:
+    """The connectors of shifted tiles, drawn under the tiles."""
+    out = []
+    for t in layout.order:
         pl = tiles[t]
         if pl.connector:
             (ax, ay), (bx, by) = (px(p) for p in pl.connector)
@@ -630,15 +667,20 @@ def layout_svg(
                 f'<line x1="{_n(ax)}" y1="{_n(ay)}" x2="{_n(bx)}" y2="{_n(by)}" stroke="#777" '
                 f'stroke-width="3" stroke-dasharray="6 4"/>'
             )
+    return out
+
+
+def _tiles_drawn(
+    layout: Layout, tiles: dict[int, _Placed], px: _ToPixels, *, mark_last: bool, shared: bool
+) -> list[str]:
+    """Every tile in the order placed, the last outlined when ``mark_last``; on a page,
+    each as the page's face of it."""
     # The tiles' values share their text attributes (inherited from the group).
-    out.append('<g class="hr-v">' if shared else f"<g {_VALUES}>")
+    out = ['<g class="hr-v">' if shared else f"<g {_VALUES}>"]
     for t in layout.order:
         pl = tiles[t]
         x0, y0, x1, y1 = pl.rect()
         (rx, ry), (rx1, ry1) = px((x0, y0)), px((x1, y1))
-        spinner = pl.double
-        stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
-        cls = "tile spinner" if spinner else "tile"
         last = (
             f'<rect class="last-placed" x="{_n(rx - 3)}" y="{_n(ry - 3)}" width="{_n(rx1 - rx + 6)}" '
             f'height="{_n(ry1 - ry + 6)}" rx="7"{"" if shared else _LAST_PLACED}><title>placed last</title></rect>'
@@ -650,28 +692,49 @@ def layout_svg(
             face = f"hr-t{first}{second}{'h' if rx1 - rx >= ry1 - ry else 'v'}"
             out.append(f'<use href="#{face}" x="{_n(rx)}" y="{_n(ry)}"/>{last}')
             continue
-        out.append(
-            f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
-            f"{' (spinner)' if spinner else ''}</title>"
-            f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
-            f'rx="5" fill="#fff" {stroke}/>{last}'
-        )
-        # The divider between the halves: across the tile's long axis.
-        cx, cy = px(pl.centre())
-        divider = (
-            f"M{_n(cx)} {_n(ry + 5)}V{_n(ry1 - 5)}" if rx1 - rx >= ry1 - ry else f"M{_n(rx + 5)} {_n(cy)}H{_n(rx1 - 5)}"
-        )
-        out.append(f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>')
-        for centre, value in pl.halves():
-            hx, hy = px(centre)
-            out.append(f'<text x="{_n(hx)}" y="{_n(hy + 8)}">{value}</text>')
-        out.append("</g>")
+        out += _tile_drawn(t, pl, px, (rx, ry, rx1, ry1), last)
     out.append("</g>")
+    return out
 
-    # The implementation's claims against the drawing, under the marks: rings around
-    # what it left out, crosses behind what it claimed that is not there (where the
-    # port is drawn).
-    placed = {NAMES[t]: t for t in tiles}
+
+def _tile_drawn(t: int, pl: _Placed, px: _ToPixels, box: tuple[float, float, float, float], last: str) -> list[str]:
+    """One tile of a standalone drawing: its face in ``box`` (pixels), the divider across
+    its long axis, its two values."""
+    rx, ry, rx1, ry1 = box
+    spinner = pl.double
+    stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
+    cls = "tile spinner" if spinner else "tile"
+    out = [
+        f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
+        f"{' (spinner)' if spinner else ''}</title>"
+        f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
+        f'rx="5" fill="#fff" {stroke}/>{last}'
+    ]
+    # The divider between the halves: across the tile's long axis.
+    cx, cy = px(pl.centre())
+    divider = (
+        f"M{_n(cx)} {_n(ry + 5)}V{_n(ry1 - 5)}" if rx1 - rx >= ry1 - ry else f"M{_n(rx + 5)} {_n(cy)}H{_n(rx1 - 5)}"
+    )
+    out.append(f'<path d="{divider}" stroke="#444" stroke-width="1.5"/>')
+    for centre, value in pl.halves():
+        hx, hy = px(centre)
+        out.append(f'<text x="{_n(hx)}" y="{_n(hy + 8)}">{value}</text>')
+    out.append("</g>")
+    return out
+
+
+def _claims_drawn(
+    missing: list[tuple[str, object]],
+    extra: list[tuple[str, object]],
+    placed: dict[str, int],
+    tiles: dict[int, _Placed],
+    marks: dict[tuple[int, int], tuple[str, int]],
+    px: _ToPixels,
+) -> list[str]:
+    """The implementation's claims against the drawing, under the marks: rings around
+    what it left out, crosses behind what it claimed that is not there (where the port
+    is drawn). A claim on no tile of the drawing is only listed under it."""
+    out = []
     for kind, items in (("missing", missing), ("extra", extra)):
         for _, item in items:
             key = _claim_key(item)
@@ -685,69 +748,110 @@ def layout_svg(
             for t, port in spots:
                 point, facing = tiles[t].port(port)
                 mx, my = px(_add(point, facing))
-                if kind == "missing":
-                    out.append(
-                        f'<circle class="claim-missing" cx="{_n(mx)}" cy="{_n(my)}" r="21" fill="none" '
-                        f'stroke="{CLAIM_COLOUR}" stroke-width="3"><title>expected, not in the answer: '
-                        f"{escape(_claim_text(item))}</title></circle>"
-                    )
-                else:
-                    a = b = 22  # beyond the mark's disc (16): the cross shows around it
-                    out.append(
-                        f'<g class="claim-extra"><title>in the answer, not expected: {escape(_claim_text(item))}</title>'
-                        f'<path d="M{_n(mx - a)} {_n(my - b)}L{_n(mx + a)} {_n(my + b)}M{_n(mx - a)} {_n(my + b)}'
-                        f'L{_n(mx + a)} {_n(my - b)}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
-                    )
+                out.append(_claim_drawn(kind, item, mx, my))
+    return out
+
+
+def _claim_drawn(kind: str, item: object, mx: float, my: float) -> str:
+    """A ring (``missing``) or a cross (``extra``) around the port at (mx, my)."""
+    if kind == "missing":
+        return (
+            f'<circle class="claim-missing" cx="{_n(mx)}" cy="{_n(my)}" r="21" fill="none" '
+            f'stroke="{CLAIM_COLOUR}" stroke-width="3"><title>expected, not in the answer: '
+            f"{escape(_claim_text(item))}</title></circle>"
+        )
+    a = b = 22  # beyond the mark's disc (16): the cross shows around it
+    return (
+        f'<g class="claim-extra"><title>in the answer, not expected: {escape(_claim_text(item))}</title>'
+        f'<path d="M{_n(mx - a)} {_n(my - b)}L{_n(mx + a)} {_n(my + b)}M{_n(mx - a)} {_n(my + b)}'
+        f'L{_n(mx + a)} {_n(my - b)}" stroke="{CLAIM_COLOUR}" stroke-width="3"/></g>'
+    )
+
+
+def _marks_drawn(
+    layout: Layout,
+    tiles: dict[int, _Placed],
+    marks: dict[tuple[int, int], tuple[str, int]],
+    px: _ToPixels,
+    *,
+    shared: bool,
+) -> list[str]:
+    """Every counted contribution (a filled disc with its value) and attachment point (a
+    hollow ring), in the order the tiles were placed."""
     # The marks' numbers share their text attributes (inherited from the group).
-    out.append('<g class="hr-m">' if shared else f"<g {_MARKS}>")
+    out = ['<g class="hr-m">' if shared else f"<g {_MARKS}>"]
     for (t, port), (kind, value) in sorted(
         marks.items(), key=lambda item: (layout.order.index(item[0][0]), item[0][1])
     ):
         point, facing = tiles[t].port(port)
         mx, my = px(_add(point, facing))
-        label = f"{NAMES[t]} {PORT_NAMES[port]}"
         if shared:  # the same marks, with the page's shapes (the page's legend says what they are)
-            if kind == "filled":
-                out.append(
-                    f'<g class="contribution"><use href="#hr-c" x="{_n(mx)}" y="{_n(my)}"/>'
-                    f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
-                )
-            else:
-                out.append(f'<use class="attachment" href="#hr-o" x="{_n(mx)}" y="{_n(my)}"/>')
-        elif kind == "filled":
-            whole = IS_DOUBLE[t]
-            tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
-            out.append(
-                f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
-                f"<title>{escape(tip)}</title>"
-                f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="16" fill="{FILLED_COLOUR}"/>'
-                f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
-            )
+            out.append(_page_mark(kind, value, mx, my))
         else:
-            tip = f"{label}: attachment point for a {value}, not counted"
-            out.append(
-                f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
-                f'data-value="{value}"><title>{escape(tip)}</title>'
-                f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
-                f'stroke-width="2.5"/></g>'
-            )
+            out.append(_own_mark(t, port, kind, value, mx, my))
     out.append("</g>")
-    if refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES:
-        point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
-        mx, my = px(_add(point, facing))
-        out.append(
-            f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
-            f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
-            f'<rect x="{_n(mx - 15)}" y="{_n(my - 15)}" width="30" height="30" rx="4" fill="none" '
-            f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
-            f'<text x="{_n(mx)}" y="{_n(my + 5)}" text-anchor="middle" font-size="14" font-weight="bold" '
-            f'fill="{CLAIM_COLOUR}">!</text></g>'
-        )
-    out.append("</g>")
+    return out
 
-    # The sum, the notes, and the legend (one entry per row).
+
+def _page_mark(kind: str, value: int, mx: float, my: float) -> str:
+    """A mark drawn with the page's shapes."""
+    if kind == "filled":
+        return (
+            f'<g class="contribution"><use href="#hr-c" x="{_n(mx)}" y="{_n(my)}"/>'
+            f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
+        )
+    return f'<use class="attachment" href="#hr-o" x="{_n(mx)}" y="{_n(my)}"/>'
+
+
+def _own_mark(t: int, port: int, kind: str, value: int, mx: float, my: float) -> str:
+    """A mark of a standalone drawing, with its own shapes and a tooltip saying what it is."""
+    label = f"{NAMES[t]} {PORT_NAMES[port]}"
+    if kind == "filled":
+        whole = IS_DOUBLE[t]
+        tip = f"{label}: counted contribution {value}" + (" (the double counts whole)" if whole else "")
+        return (
+            f'<g class="contribution" data-tile={quoteattr(NAMES[t])} data-value="{value}">'
+            f"<title>{escape(tip)}</title>"
+            f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="16" fill="{FILLED_COLOUR}"/>'
+            f'<text x="{_n(mx)}" y="{_n(my + 5.5)}">{value}</text></g>'
+        )
+    tip = f"{label}: attachment point for a {value}, not counted"
+    return (
+        f'<g class="attachment" data-tile={quoteattr(NAMES[t])} data-port="{PORT_NAMES[port]}" '
+        f'data-value="{value}"><title>{escape(tip)}</title>'
+        f'<circle cx="{_n(mx)}" cy="{_n(my)}" r="8" fill="none" stroke="{HOLLOW_COLOUR}" '
+        f'stroke-width="2.5"/></g>'
+    )
+
+
+def _refused_drawn(refused: dict | None, placed: dict[str, int], tiles: dict[int, _Placed], px: _ToPixels) -> list[str]:
+    """The port a refused placement aims at, boxed and marked, when it is on the drawing."""
+    if not (refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES):
+        return []
+    point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
+    mx, my = px(_add(point, facing))
+    return [
+        f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
+        f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
+        f'<rect x="{_n(mx - 15)}" y="{_n(my - 15)}" width="30" height="30" rx="4" fill="none" '
+        f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
+        f'<text x="{_n(mx)}" y="{_n(my + 5)}" text-anchor="middle" font-size="14" font-weight="bold" '
+        f'fill="{CLAIM_COLOUR}">!</text></g>'
+    ]
+
+
+def _legend_drawn(
+    legend_top: float,
+    width: float,
+    sum_text: str,
+    note_lines: list[str],
+    entries: list[tuple[str, str]],
+    *,
+    shared: bool,
+) -> list[str]:
+    """The sum, the notes, and the legend (one entry per row), under the drawing; closes the SVG."""
     y = legend_top
-    out.append('<g class="legend">' if shared else '<g class="legend" font-size="14" fill="#222">')
+    out = ['<g class="legend">' if shared else '<g class="legend" font-size="14" fill="#222">']
     out.append(f'<path d="M10 {y - 4:.0f}H{width - 10:.0f}" stroke="#ccc"/>')
     ly = y + 16
     bold, red = ("", "") if shared else (' font-weight="bold"', ' fill="#a40000"')
@@ -762,7 +866,7 @@ def layout_svg(
             f'<text x="40" y="5">{escape(text)}</text></g>'
         )
     out.append("</g></svg>")
-    return "".join(out)
+    return out
 
 
 def _claim_text(item: object) -> str:

@@ -76,39 +76,7 @@ def terminal(
             )
             break
         shown += 1
-        said = for_terminal(
-            f"{r['id']} [{r['kind']}] ({r['rule']}) {location(r)}: {r['message']}", one_line=True
-        ).rstrip(": ")
-        lines.append(f"{colour.outcome(for_terminal(str(r['status']).upper(), one_line=True), r['status'])} {said}")
-        differences = r.get("differences", [])
-        for d in differences[:5]:
-            lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
-            if d.get("fields") and isinstance(d.get("expected"), dict) and isinstance(d.get("actual"), dict):
-                lines.append(
-                    for_terminal(f"      expected {json.dumps(d['expected'], ensure_ascii=False)}", one_line=True)
-                )
-                lines.append(
-                    for_terminal(f"      got      {json.dumps(d['actual'], ensure_ascii=False)}", one_line=True)
-                )
-        if len(differences) > 5:
-            lines.append(
-                f"    ... and {len(differences) - 5} more differences (every one in report.json and report.html)"
-            )
-        found = diagnosis_of(r)
-        if found is not None and found.cause is not None:
-            by = f" (matches deviation {', '.join(found.exact)})" if found.exact else ""
-            lines.append(
-                for_terminal(f"    cause {found.cause.rule}: {rule_title(found.cause.rule)}{by}", one_line=True)
-            )
-        if r.get("kind") == "illegal" and isinstance(r.get("refusal"), dict):
-            lines.append(for_terminal(f"    {refusal_text(r)}", one_line=True))
-        lines.append(
-            for_terminal(
-                f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'], links=links)})", one_line=True
-            )
-        )
-        if r.get("why"):
-            lines.append(for_terminal(f"    why: {_short(' '.join(r['why'].split()), 100)}", one_line=True))
+        lines += _failing_fixture(r, links)
     rows = per_rule(results)
     if results:
         lines.append("")
@@ -127,6 +95,45 @@ def terminal(
     judged = verdict(header, results, footer)
     lines.append(colour.tone(judged.text, judged.tone))
     return "\n".join(lines)
+
+
+def _failing_fixture(r: dict, links: Links | None) -> list[str]:
+    """A failing fixture's lines: its outcome and message, its first five differences,
+    its cause, its refusal, its rule and why."""
+    lines: list[str] = []
+    said = for_terminal(f"{r['id']} [{r['kind']}] ({r['rule']}) {location(r)}: {r['message']}", one_line=True).rstrip(
+        ": "
+    )
+    lines.append(f"{colour.outcome(for_terminal(str(r['status']).upper(), one_line=True), r['status'])} {said}")
+    lines += _differences_lines(r.get("differences", []))
+    found = diagnosis_of(r)
+    if found is not None and found.cause is not None:
+        by = f" (matches deviation {', '.join(found.exact)})" if found.exact else ""
+        lines.append(for_terminal(f"    cause {found.cause.rule}: {rule_title(found.cause.rule)}{by}", one_line=True))
+    if r.get("kind") == "illegal" and isinstance(r.get("refusal"), dict):
+        lines.append(for_terminal(f"    {refusal_text(r)}", one_line=True))
+    lines.append(
+        for_terminal(
+            f"    rule {r['rule']}: {rule_title(r['rule'])} ({rule_where(r['rule'], links=links)})", one_line=True
+        )
+    )
+    if r.get("why"):
+        lines.append(for_terminal(f"    why: {_short(' '.join(r['why'].split()), 100)}", one_line=True))
+    return lines
+
+
+def _differences_lines(differences: list) -> list[str]:
+    """A failing fixture's first five differences, an event's fields expected and got in
+    full, and how many more there are."""
+    lines: list[str] = []
+    for d in differences[:5]:
+        lines.append(for_terminal(f"    {difference_text(d)}", one_line=True))
+        if d.get("fields") and isinstance(d.get("expected"), dict) and isinstance(d.get("actual"), dict):
+            lines.append(for_terminal(f"      expected {json.dumps(d['expected'], ensure_ascii=False)}", one_line=True))
+            lines.append(for_terminal(f"      got      {json.dumps(d['actual'], ensure_ascii=False)}", one_line=True))
+    if len(differences) > 5:
+        lines.append(f"    ... and {len(differences) - 5} more differences (every one in report.json and report.html)")
+    return lines
 
 
 def _short(title: str, width: int = 48) -> str:

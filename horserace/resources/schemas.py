@@ -13,6 +13,8 @@ from horserace.resources.limits import MAX_DEPTH
 from horserace.resources.paths import spec_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     import jsonschema_rs
 
 
@@ -54,29 +56,39 @@ def schema_errors(data: Any, text: str, file: str, name: str = "fixture.schema")
         if "recursion" in str(exc).lower():
             return [FixtureError(f"nesting deeper than {MAX_DEPTH} levels; fixtures are shallow", file=file)]
         return [FixtureError(f"cannot be validated: {exc}", file=file)]
-    errors = []
-    for err in found:
-        path = list(err.instance_path)
-        line, column = node_at(text, path)
-        fixture_id = None
-        if (
-            fixture_list
-            and path
-            and isinstance(path[0], int)
-            and isinstance(data, list)
-            and isinstance(data[path[0]], dict)
-        ):
-            fixture_id = data[path[0]].get("id") if isinstance(data[path[0]].get("id"), str) else None
-        shown = path[1:] if fixture_list else path
-        where = "/".join(str(p) for p in shown) or ("(fixture)" if fixture_list else "(document)")
-        message = err.message
-        if len(message) > 240:  # the validator quotes the whole offending value
-            message = message[:160] + " ... " + message[-60:]
-        value = _get(data, path)
-        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) and "|" in value[0]:
-            message += f"; quote tiles in YAML: '[{value[0]}]'"
-        errors.append(FixtureError(f"{where}: {message}", file=file, line=line, column=column, fixture_id=fixture_id))
-    return errors
+    return [_positioned(err, data, text, file, fixture_list, node_at) for err in found]
+
+
+def _positioned(
+    err: Any,
+    data: Any,
+    text: str,
+    file: str,
+    fixture_list: bool,
+    node_at: Callable[[str, Iterable[str | int]], tuple[int | None, int | None]],
+) -> FixtureError:
+    """One schema error at its line and column, named by its fixture in a fixture list,
+    its message shortened and, for a tile YAML read as a list, with the quoting it needs."""
+    path = list(err.instance_path)
+    line, column = node_at(text, path)
+    fixture_id = None
+    if (
+        fixture_list
+        and path
+        and isinstance(path[0], int)
+        and isinstance(data, list)
+        and isinstance(data[path[0]], dict)
+    ):
+        fixture_id = data[path[0]].get("id") if isinstance(data[path[0]].get("id"), str) else None
+    shown = path[1:] if fixture_list else path
+    where = "/".join(str(p) for p in shown) or ("(fixture)" if fixture_list else "(document)")
+    message = err.message
+    if len(message) > 240:  # the validator quotes the whole offending value
+        message = message[:160] + " ... " + message[-60:]
+    value = _get(data, path)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) and "|" in value[0]:
+        message += f"; quote tiles in YAML: '[{value[0]}]'"
+    return FixtureError(f"{where}: {message}", file=file, line=line, column=column, fixture_id=fixture_id)
 
 
 def _get(data: Any, path: list[Any]) -> Any:

@@ -199,6 +199,16 @@ def make_catalogue(
     entries = load_interpretations(folder)
     cat = Catalogue(rules, entries, load_glossary(folder), {fx.id: fx for fx in fixtures}, dict(rulesets or {}))
 
+    _cite_fixtures(cat, rules, fixtures)
+    _bear_entries(cat, rules, entries)
+    _pin_readings(cat, entries, fixtures)
+    _use_terms(cat, rules, entries)
+    return cat
+
+
+def _cite_fixtures(cat: Catalogue, rules: dict[str, Rule], fixtures: list[Fixture]) -> None:
+    """Each rule's citing fixtures (its primary fixtures first, each part in corpus order)
+    and each document section's."""
     for rule_id in rules:
         cat.citing[rule_id] = []
     for fx in fixtures:
@@ -210,6 +220,9 @@ def make_catalogue(
         primary = [fx for fx in citing if fx.primary_rule == rule_id]
         cat.citing[rule_id] = primary + [fx for fx in citing if fx.primary_rule != rule_id]
 
+
+def _bear_entries(cat: Catalogue, rules: dict[str, Rule], entries: dict[str, Interpretation]) -> None:
+    """The register entries that bear on each rule (named by the rule or naming it), both ways."""
     bears: dict[str, set[str]] = {rule_id: set(rule.interpretations) for rule_id, rule in rules.items()}
     for entry_id, entry in entries.items():
         for rule_id in RULE_ID.findall(entry.text):
@@ -221,6 +234,10 @@ def make_catalogue(
         for entry_id in cat.entries_of_rule[rule_id]:
             cat.rules_of_entry.setdefault(entry_id, []).append(rule_id)
 
+
+def _pin_readings(cat: Catalogue, entries: dict[str, Interpretation], fixtures: list[Fixture]) -> None:
+    """The fixtures each register entry is mentioned by, and those that pin each reading of
+    its variant's field."""
     for entry_id, entry in entries.items():
         cat.rules_of_entry.setdefault(entry_id, [])
         mentioned = [fx for fx in fixtures if entry_id in ENTRY_ID.findall(fx.why)]
@@ -232,6 +249,9 @@ def make_catalogue(
                 reading: [fx for fx in fixtures if fx.variants.get(name) == reading] for reading in VARIANT_FIELDS[name]
             }
 
+
+def _use_terms(cat: Catalogue, rules: dict[str, Rule], entries: dict[str, Interpretation]) -> None:
+    """The glossary terms each rule and register entry uses, both ways."""
     for rule_id, rule in rules.items():
         cat.terms_of_rule[rule_id] = [term for term in cat.terms if _uses(f"{rule.title}\n{rule.statement}", term)]
         for term in cat.terms_of_rule[rule_id]:
@@ -240,4 +260,3 @@ def make_catalogue(
         cat.terms_of_entry[entry_id] = [term for term in cat.terms if _uses(f"{entry.title}\n{entry.text}", term)]
         for term in cat.terms_of_entry[entry_id]:
             cat.entries_of_term.setdefault(term.slug, []).append(entry_id)
-    return cat

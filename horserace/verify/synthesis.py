@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 import z3
@@ -85,6 +86,25 @@ def tied_block_settlement() -> dict:
     total, each takes the full credit of all other players' pips (HR-SETTLE-3); two of
     them reach 61 and share the match, the third ends one point short (HR-MATCH-2)."""
     seats = 4
+    opt, terms = _tied_block_problem(seats)
+    return _tied_block_fixture(_solve(opt, "tied block settlement"), terms, seats)
+
+
+class _TieTerms(NamedTuple):
+    """The terms of the tied block's problem that its answer reads."""
+
+    hold: list[list[z3.BoolRef]]
+    pips: list[z3.ArithRef]
+    score: list[z3.ArithRef]
+    credit: z3.ArithRef
+    low: z3.ArithRef
+    loser: z3.ArithRef
+    short: z3.ArithRef
+
+
+def _tied_block_problem(seats: int) -> tuple[z3.Solver, _TieTerms]:
+    """The tied block as constraints: the hands (each tile in at most one, 1-3 tiles each),
+    three seats tied for the lowest pips, the scores before and after the credit."""
     hold = [[z3.Bool(f"t{t}_s{s}") for s in range(seats)] for t in ALL_TILES]
     pips = [z3.Sum([z3.If(hold[t][s], PIPS[t], 0) for t in ALL_TILES]) for s in range(seats)]
     count = [z3.Sum([z3.If(hold[t][s], 1, 0) for t in ALL_TILES]) for s in range(seats)]
@@ -118,7 +138,12 @@ def tied_block_settlement() -> dict:
     opt.add(z3.Or(*[z3.And(loser != s, short != s, score[s] + credit == TARGET) for s in range(seats)]))
     opt.add(z3.Or(*[z3.And(loser != s, loser != r, count[s] != count[r]) for s in range(seats) for r in range(seats)]))
     opt.add(low >= 1, credit >= 3)
-    sol = _solve(opt, "tied block settlement")
+    return opt, _TieTerms(hold, pips, score, credit, low, loser, short)
+
+
+def _tied_block_fixture(sol: z3.ModelRef, terms: _TieTerms, seats: int) -> dict:
+    """The tied block's fixture from the solver's answer, its arithmetic in its ``why``."""
+    hold, pips, score, credit, low, loser, short = terms
     hands = [
         [NAMES[t] for t in ALL_TILES if z3.is_true(sol.eval(hold[t][s], model_completion=True))] for s in range(seats)
     ]

@@ -132,63 +132,99 @@ def check_layout_spinners(layout: Layout, ev: SpinnerEvaluator) -> tuple[int, in
     non-double counting its unconnected halves and each double what the model says.
     The engine's answers are ``Layout.count`` (kept incrementally), ``contributions()``
     and ``attachment_points()`` (derived from its port bit sets)."""
-    joins: dict[int, dict[int, int]] = {t: {} for t in layout.order}
-    for c in layout.connections():
-        joins[c.tile][c.port] = c.other
-        joins[c.other][c.other_port] = c.tile
-
-    def own(t: int) -> int:
-        if IS_DOUBLE[t]:
-            occ = tuple(ENGINE_PORT[p] in joins[t] for p in range(4))
-            return ev.whole(LOW[t], occ)[1]
-        return sum(v for port, v in ((PORT_LOW, LOW[t]), (PORT_HIGH, HIGH[t])) if port not in joins[t])
-
-    def arm(start: int, came_from: int) -> int:
-        seen, stack, counted = {came_from, start}, [start], 0
-        while stack:
-            t = stack.pop()
-            counted += own(t)
-            for nxt in joins[t].values():
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        return counted
-
-    problems = []
-    where = lambda: f"layout {_describe(layout)}"  # noqa: E731
+    joins = _joins(layout)
     contributions = layout.contributions()
-    if sum(c.value for c in contributions) != layout.count:
-        problems.append(f"{where()}: Layout.count {layout.count} != sum of contributions()")
-    reference = sum(own(t) for t in layout.order)
-    if reference != layout.count:
-        problems.append(f"{where()}: Layout.count {layout.count}, counted from connections with the model {reference}")
+    found = _count_mismatches(layout, joins, ev, contributions)
     points = layout.attachment_points()
     spinners = [t for t in layout.order if IS_DOUBLE[t]]
     branched = 0
     for d in spinners:
-        v = LOW[d]
         occ = tuple(ENGINE_PORT[p] in joins[d] for p in range(4))
         branched += any(occ[p] for p in m.BRANCHES)
-        if any(occ[p] for p in m.BRANCHES) and not (occ[m.LINEAR_A] and occ[m.LINEAR_B]):
-            problems.append(f"{where()}: {NAMES[d]} has a started branch with a free linear side (HR-SPIN-2)")
-        arms = tuple(arm(joins[d][ENGINE_PORT[p]], d) if occ[p] else 0 for p in range(4))
-        counted, whole = ev.whole(v, occ)
-        listed = [c.value for c in contributions if c.tile == d]
-        if listed != ([whole] if counted else []):
-            problems.append(f"{where()}: {NAMES[d]} contributions() {listed}, model {[whole] if counted else []}")
-        model_total = ev.total(v, occ, arms)
-        if model_total != layout.count:
-            state = ", ".join(f"{SPINNER_PORTS[p]}={'arm ' + str(arms[p]) if occ[p] else 'free'}" for p in range(4))
-            problems.append(
-                f"{where()}: Layout.count {layout.count}, model count at {NAMES[d]} ({state}) {model_total}"
-            )
-        engine_ports = frozenset(pt.port - LINEAR_A for pt in points if pt.tile == d)
-        if engine_ports != ev.available(occ):
-            problems.append(
-                f"{where()}: {NAMES[d]} attachment points {sorted(SPINNER_PORTS[p] for p in engine_ports)}, "
-                f"model {sorted(SPINNER_PORTS[p] for p in ev.available(occ))}"
-            )
-    return len(spinners), branched, problems
+        found += _spinner_mismatches(layout, d, occ, joins, ev, contributions, points)
+    where = f"layout {_describe(layout)}" if found else ""
+    return len(spinners), branched, [f"{where}: {problem}" for problem in found]
+
+
+#: Each tile of a layout: its ports that are joined, and the tile joined there.
+_Joins = dict[int, dict[int, int]]
+
+
+def _joins(layout: Layout) -> _Joins:
+    """The layout's connections, both ways: tile -> {port: the tile joined there}."""
+    joins: _Joins = {t: {} for t in layout.order}
+    for c in layout.connections():
+        joins[c.tile][c.port] = c.other
+        joins[c.other][c.other_port] = c.tile
+    return joins
+
+
+def _own_count(t: int, joins: _Joins, ev: SpinnerEvaluator) -> int:
+    """What tile ``t`` counts by the model: a double what the model says of its occupied
+    ports, another tile its unconnected halves."""
+    if IS_DOUBLE[t]:
+        occ = tuple(ENGINE_PORT[p] in joins[t] for p in range(4))
+        return ev.whole(LOW[t], occ)[1]
+    return sum(v for port, v in ((PORT_LOW, LOW[t]), (PORT_HIGH, HIGH[t])) if port not in joins[t])
+
+
+def _arm_count(start: int, came_from: int, joins: _Joins, ev: SpinnerEvaluator) -> int:
+    """An arm's counted sum: every tile reached from ``start`` without going back through
+    ``came_from``."""
+    seen, stack, counted = {came_from, start}, [start], 0
+    while stack:
+        t = stack.pop()
+        counted += _own_count(t, joins, ev)
+        for nxt in joins[t].values():
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return counted
+
+
+def _count_mismatches(layout: Layout, joins: _Joins, ev: SpinnerEvaluator, contributions: Sequence) -> list[str]:
+    """``Layout.count`` against the sum of its contributions and against the model's count
+    from the connections."""
+    problems = []
+    if sum(c.value for c in contributions) != layout.count:
+        problems.append(f"Layout.count {layout.count} != sum of contributions()")
+    reference = sum(_own_count(t, joins, ev) for t in layout.order)
+    if reference != layout.count:
+        problems.append(f"Layout.count {layout.count}, counted from connections with the model {reference}")
+    return problems
+
+
+def _spinner_mismatches(
+    layout: Layout,
+    d: int,
+    occ: tuple[bool, ...],
+    joins: _Joins,
+    ev: SpinnerEvaluator,
+    contributions: Sequence,
+    points: Sequence,
+) -> list[str]:
+    """Spinner ``d`` (its ports ``occ``) against the model: no started branch with a free
+    linear side (HR-SPIN-2), its contribution, the layout's count, its attachment points."""
+    problems = []
+    v = LOW[d]
+    if any(occ[p] for p in m.BRANCHES) and not (occ[m.LINEAR_A] and occ[m.LINEAR_B]):
+        problems.append(f"{NAMES[d]} has a started branch with a free linear side (HR-SPIN-2)")
+    arms = tuple(_arm_count(joins[d][ENGINE_PORT[p]], d, joins, ev) if occ[p] else 0 for p in range(4))
+    counted, whole = ev.whole(v, occ)
+    listed = [c.value for c in contributions if c.tile == d]
+    if listed != ([whole] if counted else []):
+        problems.append(f"{NAMES[d]} contributions() {listed}, model {[whole] if counted else []}")
+    model_total = ev.total(v, occ, arms)
+    if model_total != layout.count:
+        state = ", ".join(f"{SPINNER_PORTS[p]}={'arm ' + str(arms[p]) if occ[p] else 'free'}" for p in range(4))
+        problems.append(f"Layout.count {layout.count}, model count at {NAMES[d]} ({state}) {model_total}")
+    engine_ports = frozenset(pt.port - LINEAR_A for pt in points if pt.tile == d)
+    if engine_ports != ev.available(occ):
+        problems.append(
+            f"{NAMES[d]} attachment points {sorted(SPINNER_PORTS[p] for p in engine_ports)}, "
+            f"model {sorted(SPINNER_PORTS[p] for p in ev.available(occ))}"
+        )
+    return problems
 
 
 def spinner_layouts(
