@@ -39,7 +39,6 @@ EXCEPTIONS = {
             "horserace/cli/commands/conform.py _run",
             "horserace/cli/commands/mutants.py run",
             "horserace/cli/commands/perft.py run",
-            "horserace/cluster/tasks.py run_tasks",
             "horserace/quality/code_mutants.py _translate",
             "horserace/quality/code_mutants.py _patch_class",
             "horserace/quality/code_mutants.py _patch",
@@ -47,7 +46,6 @@ EXCEPTIONS = {
             "horserace/quality/code_mutants.py summary",
             "horserace/quality/distinguishing.py distinguishing",
             "horserace/quality/fuzz.py fuzz_range",
-            "horserace/reports/coverage_text.py format_text",
         ],
         "written or rewritten beside the round that split the others (the session, the cluster's stops, "
         "the code mutants, coverage that distinguishes, fuzz on processes): the next to split",

@@ -74,6 +74,13 @@ class Ran:
     #: ``"interrupted"``), or ``None``: it ran to its end.
     stopped: str | None = None
 
+    def count(self, worker: str, seconds: float, units: int) -> None:
+        """One task's result, from ``worker``, that took ``seconds`` and did ``units``."""
+        share = self.shares.setdefault(worker, WorkerShare())
+        share.tasks += 1
+        share.seconds += seconds
+        share.units += units
+
     @property
     def finished(self) -> int:
         """The tasks whose results came back."""
@@ -173,6 +180,20 @@ def _window(workers: int) -> int:
     return max(8, WINDOW_PER_WORKER * max(1, workers))
 
 
+def _result_of(future: Future, i: int, tasks: int, cluster: str) -> tuple[Any, str, float]:
+    """Task ``i``'s result, its worker and its seconds; a worker that died running it too
+    often, or a scheduler gone, is an :class:`~horserace.errors.EnvironmentFailure`."""
+    try:
+        return cast("tuple[Any, str, float]", future.result())
+    except KilledWorker as exc:
+        raise EnvironmentFailure(
+            f"--cluster {cluster}: every worker that ran task {i + 1} of {tasks} died while "
+            f"running it ({exc}); nothing of it is counted"
+        ) from None
+    except _CANCELLED as exc:  # the scheduler cancels nothing of ours: it went away
+        raise EnvironmentFailure(f"--cluster {cluster}: the scheduler went away during the campaign ({exc})") from None
+
+
 def _workers(client: Client) -> int:
     return len(client.scheduler_info(n_workers=-1).get("workers", {}))
 
@@ -192,8 +213,8 @@ def run_tasks(
 ) -> tuple[list[R], Ran]:
     """``fn(*item)`` for each item, one task each, and the results in the order of the
     items; ``ran``, if given, is filled in place (what ran is then known to a caller
-    whom a signal stops, :func:`run_until_stopped`).  ``done`` is told of each result as it arrives (progress; a campaign that
-    stops early).  A task whose worker died too often is an
+    whom a signal stops, :func:`run_until_stopped`).  ``done`` is told of each result as
+    it arrives (progress; a campaign that stops early).  A task whose worker died too often is an
     :class:`~horserace.errors.EnvironmentFailure`, as is a scheduler that goes away; an
     error raised by ``fn`` on a worker is raised here.  ``timeout``: seconds the whole
     campaign may take (an :class:`~horserace.errors.EnvironmentFailure` after them).
@@ -240,25 +261,12 @@ def run_tasks(
                     ) from None
                 for future in sorted(ready, key=flying.__getitem__):
                     i = flying.pop(future)
-                    try:
-                        result, worker, seconds = future.result()
-                    except KilledWorker as exc:
-                        raise EnvironmentFailure(
-                            f"--cluster {cluster}: every worker that ran task {i + 1} of {len(items)} died while "
-                            f"running it ({exc}); nothing of it is counted"
-                        ) from None
-                    except _CANCELLED as exc:  # the scheduler cancels nothing of ours: it went away
-                        raise EnvironmentFailure(
-                            f"--cluster {cluster}: the scheduler went away during the campaign ({exc})"
-                        ) from None
+                    result, worker, seconds = _result_of(future, i, len(items), cluster)
                     if finished[i]:
                         continue
                     finished[i] = 1
                     results[i] = result
-                    share = ran.shares.setdefault(worker, WorkerShare())
-                    share.tasks += 1
-                    share.seconds += seconds
-                    share.units += units(result)
+                    ran.count(worker, seconds, units(result))
                     if done is not None:
                         done(Done(i, result))
     finally:
