@@ -36,9 +36,7 @@ EXCEPTIONS = {
     **dict.fromkeys(
         [
             "horserace/cli/commands/bench.py run",
-            "horserace/cli/commands/conform.py _run",
             "horserace/cli/commands/mutants.py run",
-            "horserace/cli/commands/perft.py run",
             "horserace/quality/code_mutants.py _translate",
             "horserace/quality/code_mutants.py _patch_class",
             "horserace/quality/code_mutants.py _patch",

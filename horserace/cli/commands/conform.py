@@ -145,7 +145,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from horserace.cli._results import writable_folder
     from horserace.conformance.expectations import read_expectations, unknown_ids
     from horserace.conformance.runner import Options
     from horserace.conformance.session import Session
@@ -153,6 +152,44 @@ def _run(args: argparse.Namespace) -> int:
 
     argvs = [impl_argv(impl) for impl in args.impl or [None]]
     args.commands = [shown_command(impl) for impl in args.impl or [None]]
+    _check_options(args, argvs)
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    expected = read_expectations(args.expectations) if args.expectations else {}
+    unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
+    last = _last_failed(Path(args.report_dir), {fx.id for fx in corpus.fixtures}) if args.last_failed else None
+    fixtures = selected_fixtures(corpus.fixtures, args, last.ids if last else None)
+    if last is not None and args.format != "json" and not args.list:
+        print(last.said, file=sys.stderr)
+    _note_selection(args, fixtures, len(corpus.fixtures), last)
+    options = Options(
+        timeout=args.timeout,
+        handshake_timeout=args.handshake_timeout,
+        one_shot=args.one_shot,
+        strict_rule_ids=args.strict_rule_ids,
+        jobs=args.jobs,
+        expected_failures=expected,
+        max_fail=args.max_fail,
+    )
+    session = Session(
+        options,
+        Supervisor(own_process=args.own_process),
+        require_all=args.require_all,
+        lenient_expectations=_lenient(args),
+    )
+    if args.list:
+        return _list(argvs, fixtures, session, args, len(corpus.fixtures))
+    if len(argvs) == 1:
+        return _one(argvs[0], fixtures, session, args, expected)
+    return _several(argvs, fixtures, session, args)
+
+
+def _check_options(args: argparse.Namespace, argvs: list[list[str]]) -> None:
+    """The usage errors of conform's options that need no corpus (exit 4), before anything
+    runs; ``--update-expectations FILE`` made the ``--expectations`` it reads."""
+    from horserace.cli._results import writable_folder
+
     if args.update_expectations:
         if args.expectations and args.expectations != args.update_expectations:
             raise UsageError(
@@ -174,43 +211,19 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
     if len(argvs) > 1 and args.last_failed:
         raise UsageError("horserace: --last-failed reads one implementation's stream: give one --impl with it")
-    corpus = load_corpus(args.paths)
-    if corpus.errors:
-        return print_load_errors(corpus, args.format)
-    expected = read_expectations(args.expectations) if args.expectations else {}
-    unknown_ids(expected, (fx.id for fx in corpus.fixtures), args.expectations)
-    last = _last_failed(Path(args.report_dir), {fx.id for fx in corpus.fixtures}) if args.last_failed else None
-    fixtures = selected_fixtures(corpus.fixtures, args, last.ids if last else None)
-    if last is not None and args.format != "json" and not args.list:
-        print(last.said, file=sys.stderr)
+
+
+def _note_selection(args: argparse.Namespace, fixtures: list, corpus_size: int, last: _LastFailed | None) -> None:
+    """What the stream's header says of the selection (``args.selection``) and of
+    ``--last-failed`` (``args.last_failed_ids``)."""
     args.last_failed_ids = sorted(last.ids) if last and last.ids is not None else None
     args.selection = (
-        {"selected": len(fixtures), "of": len(corpus.fixtures), "select": args.select, "deselect": args.deselect}
-        if len(fixtures) < len(corpus.fixtures)
+        {"selected": len(fixtures), "of": corpus_size, "select": args.select, "deselect": args.deselect}
+        if len(fixtures) < corpus_size
         else None
     )
     if args.selection and args.last_failed_ids is not None:
         args.selection["last_failed"] = len(args.last_failed_ids)
-    options = Options(
-        timeout=args.timeout,
-        handshake_timeout=args.handshake_timeout,
-        one_shot=args.one_shot,
-        strict_rule_ids=args.strict_rule_ids,
-        jobs=args.jobs,
-        expected_failures=expected,
-        max_fail=args.max_fail,
-    )
-    session = Session(
-        options,
-        Supervisor(own_process=args.own_process),
-        require_all=args.require_all,
-        lenient_expectations=_lenient(args),
-    )
-    if args.list:
-        return _list(argvs, fixtures, session, args, len(corpus.fixtures))
-    if len(argvs) == 1:
-        return _one(argvs[0], fixtures, session, args, expected)
-    return _several(argvs, fixtures, session, args)
 
 
 @dataclass(frozen=True)

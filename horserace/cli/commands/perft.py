@@ -156,7 +156,6 @@ def _moves(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from horserace.corpus import positions
     from horserace.engine.hand import Hand
-    from horserace.reports.command_text import perft_text
 
     if args.tables or args.table:
         try:
@@ -185,29 +184,40 @@ def run(args: argparse.Namespace) -> int:
     if args.impl is not None:
         return _against(args, position, depth, ruleset, engine, moves)
     bar = progress(sys.stderr.isatty())
-    ran = None
-    stopped = None
+    ran = stopped = None
     if args.cluster is None:
         result = positions.count(
             position, depth, ruleset, engine=engine, progress=_after_a_while(bar, depth), moves=moves
         )
     else:
-        if not args.divide:
-            raise UsageError("horserace perft: --cluster splits the count by first move: give --divide too")
-        from dataclasses import replace
-
-        require_cluster_extra()
-        from horserace.cluster.connect import connected, parse
-        from horserace.cluster.perft import count_on
-
-        parse(args.cluster)  # a malformed address is told before anything starts
-        counted = _sent(position, moves, ruleset, engine, "--cluster")
-        with unwound_by_signals(), connected(args.cluster) as client:
-            result, ran, stopped = count_on(
-                client, args.cluster, counted, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
-            )
-        result = replace(result, position=position, moves=tuple(moves))
+        result, ran, stopped = _on_cluster(args, position, moves, depth, ruleset, engine, bar)
     clear_progress(bar)
+    return _said(args, result, ran, stopped)
+
+
+def _on_cluster(args: argparse.Namespace, position, moves: list[str], depth: int, ruleset, engine, bar):
+    """``--cluster``: the count and its divide, a task per first move; what ran; the stop."""
+    from dataclasses import replace
+
+    if not args.divide:
+        raise UsageError("horserace perft: --cluster splits the count by first move: give --divide too")
+    require_cluster_extra()
+    from horserace.cluster.connect import connected, parse
+    from horserace.cluster.perft import count_on
+
+    parse(args.cluster)  # a malformed address is told before anything starts
+    counted = _sent(position, moves, ruleset, engine, "--cluster")
+    with unwound_by_signals(), connected(args.cluster) as client:
+        result, ran, stopped = count_on(
+            client, args.cluster, counted, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
+        )
+    return replace(result, position=position, moves=tuple(moves)), ran, stopped
+
+
+def _said(args: argparse.Namespace, result, ran, stopped: BaseException | None) -> int:
+    """The count as text or JSON (what ran on a cluster too); the exit code."""
+    from horserace.reports.command_text import perft_text
+
     if args.format == "json":
         doc = result.to_dict(with_divide=args.divide)
         if args.mutant:
