@@ -42,7 +42,6 @@ EXCEPTIONS = {
             "horserace/quality/code_mutants.py _patch",
             "horserace/quality/code_mutants.py supervised",
             "horserace/quality/code_mutants.py summary",
-            "horserace/quality/distinguishing.py distinguishing",
             "horserace/quality/fuzz.py fuzz_range",
         ],
         "written or rewritten beside the round that split the others (the session, the cluster's stops, "

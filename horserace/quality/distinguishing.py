@@ -203,8 +203,15 @@ def distinguishing(
     against the deviations that name it (default: the whole registry); each judgement
     taken from ``cache`` where it holds it, and kept in it."""
     fixtures = [fx for fx in fixtures if not fx.deprecated]
-    registry = MUTANTS if deviations is None else deviations
     out = Distinguishing()
+    _readings_told(out, fixtures, cache)
+    _rules_told(out, fixtures, MUTANTS if deviations is None else deviations, cache)
+    return out
+
+
+def _readings_told(out: Distinguishing, fixtures: list[Fixture], cache: JudgementCache | None) -> None:
+    """Per reading of each register field, the fixtures naming it that fail under each
+    other reading of the field."""
     for name, readings in VARIANT_FIELDS.items():
         if len(readings) < 2:
             out.apart.append({"variant": name, "reason": "the field has one reading: no other to tell it from"})
@@ -223,6 +230,13 @@ def distinguishing(
                 for other in readings
                 if other != reading
             }
+
+
+def _rules_told(
+    out: Distinguishing, fixtures: list[Fixture], registry: dict[str, Mutant], cache: JudgementCache | None
+) -> None:
+    """Per rule, the fixtures that fail under each deviation naming it; a rule no
+    deviation names is listed apart."""
     rules = load_rules()
     by_rule: dict[str, list[Mutant]] = {}
     for m in registry.values():
@@ -241,7 +255,6 @@ def distinguishing(
             )
             for m in named
         }
-    return out
 
 
 def distinguishing_coverage(
