@@ -1,0 +1,102 @@
+"""Shards of a campaign on ``--jobs`` worker processes, their results in shard order.
+
+The one design of every local ``--jobs`` (``impact``, ``fuzz``, ``mutants``): the work is
+cut into shards fixed before the run (by its seed and size, never by the number of
+workers), each shard is a call ``fn(task)`` of a module-level function, and the results
+are taken in the order of the shards, whichever worker ran them and whenever they came.
+So a run gives the same result for every ``jobs``.
+
+``jobs`` 1 (or a single shard): the shards run in this process, one after another, no
+pool.  Otherwise a pool of that many processes, **spawned** (the same on every platform,
+nothing of the parent's threads or locks inherited).  A worker leaves Ctrl-C and SIGHUP
+to its parent; the parent ends the workers (SIGTERM) once it is done, on an error, on a
+signal, or once ``until`` says the shards after the one just taken are not wanted.  A
+worker ended so unwinds (its ``finally`` blocks run: an implementation it started is
+stopped), so no process is left behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import signal
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from horserace.errors import HorseRaceError
+
+__all__ = ["in_processes"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class _Ended(SystemExit):
+    """Raised in a worker by the parent's SIGTERM: the worker unwinds and exits."""
+
+
+def _end(signum: int, frame: object) -> None:
+    raise _Ended(128 + signum)
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C and SIGHUP to its parent, which ends it; SIGTERM (the
+    parent ending it) unwinds it, so that what it started is stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end)
+
+
+def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
+    """Run one shard in a worker.  An error that would not come back whole through
+    pickle (an exception class with arguments of its own) comes back as a plain one
+    with its message, a user's error still a :class:`ValueError`-like one."""
+    fn, task = job
+    try:
+        return fn(task)
+    except Exception as exc:
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            kind = HorseRaceError if isinstance(exc, HorseRaceError) else RuntimeError
+            raise kind(str(exc)) from None
+        raise
+
+
+def in_processes(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    jobs: int = 1,
+    *,
+    done: Callable[[int, R], None] | None = None,
+    until: Callable[[int, R], bool] | None = None,
+) -> list[R | None]:
+    """``fn(task)`` of each task, in the order of ``tasks`` (``None`` for one not run).
+    ``done(i, result)`` is told of each result in that order, as soon as it and every
+    one before it are in; ``until(i, result)`` true: the tasks after ``i`` are not
+    wanted (those running are ended, their results dropped).  Whatever is raised here
+    while the workers run (an error of a task, Ctrl-C, a signal's exception) ends the
+    workers and goes on: ``done`` has then been told of every result taken."""
+    results: list[R | None] = [None] * len(tasks)
+    if jobs <= 1 or len(tasks) <= 1:
+        for i, task in enumerate(tasks):
+            result = results[i] = fn(task)
+            if done is not None:
+                done(i, result)
+            if until is not None and until(i, result):
+                break
+        return results
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)), initializer=_worker_start)
+    try:
+        pending = [pool.apply_async(_call, ((fn, task),)) for task in tasks]
+        for i, future in enumerate(pending):
+            result = results[i] = future.get()
+            if done is not None:
+                done(i, result)
+            if until is not None and until(i, result):
+                break
+        pool.close()
+    finally:
+        pool.terminate()  # done, a stop, or an error: no worker is left running
+        pool.join()
+    return results
