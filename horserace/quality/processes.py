@@ -18,6 +18,7 @@ stopped), so no process is left behind.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import signal
 from collections.abc import Callable, Sequence
@@ -35,7 +36,13 @@ class _Ended(SystemExit):
     """Raised in a worker by the parent's SIGTERM: the worker unwinds and exits."""
 
 
+#: Whether this worker is running a task (then SIGTERM unwinds it; idle, it just exits).
+_busy = False
+
+
 def _end(signum: int, frame: object) -> None:
+    if not _busy:
+        os._exit(128 + signum)  # idle, or exiting already: nothing of ours to stop
     raise _Ended(128 + signum)
 
 
@@ -51,7 +58,9 @@ def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
     """Run one shard in a worker.  An error that would not come back whole through
     pickle (an exception class with arguments of its own) comes back as a plain one
     with its message, a user's error still a :class:`ValueError`-like one."""
+    global _busy
     fn, task = job
+    _busy = True
     try:
         return fn(task)
     except Exception as exc:
@@ -61,6 +70,8 @@ def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
             kind = HorseRaceError if isinstance(exc, HorseRaceError) else RuntimeError
             raise kind(str(exc)) from None
         raise
+    finally:
+        _busy = False
 
 
 def in_processes(
