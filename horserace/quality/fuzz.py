@@ -1083,8 +1083,13 @@ def fuzz(
     else:
         results, stopped_by = _fuzz_in_processes(tasks, jobs, progress, out_dir)
     elapsed = time.perf_counter() - began
-    # The rates are over the shards' fuzzing time (shrinking left out), ``jobs`` at once.
-    fuzz_seconds = sum(r.seconds for r in results) / max(1, min(jobs, len(results)))
+    # The rates are over the fuzzing time, shrinking left out: in this process the
+    # shards' own time, one after another; on workers the wall time less each worker's
+    # share of the shrinking (the workers' start included, as a user waits for it).
+    if jobs == 1 or len(tasks) == 1:
+        fuzz_seconds = sum(r.seconds for r in results)
+    else:
+        fuzz_seconds = max(elapsed - sum(r.shrink_seconds for r in results) / min(jobs, len(tasks)), 1e-9)
     result = merge_shards(
         results,
         (seed, seed + budget - 1),
