@@ -46,9 +46,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     jobs_option(
         p,
         "mutants judged at once, each in a worker process of its own (1: in this process); "
-        "the verdicts are the same, in the same order, for every N",
+        "the verdicts are the same, in the same order, for every N; with --in-process the default is 1 "
+        "(a worker's start costs more than judging there)",
         default=2,
     )
+    p.set_defaults(jobs=None)  # not given: 2, or 1 with --in-process
     p.add_argument(
         "--in-process",
         action="store_true",
@@ -97,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
             verdicts, ran, stopped = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
     else:
         with unwound_by_signals():
-            verdicts, stopped = judge_all(chosen, fixtures, in_process=args.in_process, jobs=args.jobs)
+            jobs = args.jobs if args.jobs is not None else 1 if args.in_process else 2
+            verdicts, stopped = judge_all(chosen, fixtures, in_process=args.in_process, jobs=jobs)
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
         write_out(
