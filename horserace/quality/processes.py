@@ -98,6 +98,7 @@ def in_processes(
                 break
         return results
     pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)), initializer=_worker_start)
+    whole = False
     try:
         pending = [pool.apply_async(_call, ((fn, task),)) for task in tasks]
         for i, future in enumerate(pending):
@@ -106,8 +107,12 @@ def in_processes(
                 done(i, result)
             if until is not None and until(i, result):
                 break
-        pool.close()
+        else:
+            whole = True
     finally:
-        pool.terminate()  # done, a stop, or an error: no worker is left running
+        if whole:
+            pool.close()  # every result in: the workers, idle, end as told
+        else:
+            pool.terminate()  # a stop, an error, or shards not wanted: the workers are ended
         pool.join()
     return results
