@@ -12,7 +12,8 @@ nothing of the parent's threads or locks inherited).  A worker leaves Ctrl-C and
 to its parent; the parent ends the workers (SIGTERM) once it is done, on an error, on a
 signal, or once ``until`` says the shards after the one just taken are not wanted.  A
 worker ended so unwinds (its ``finally`` blocks run: an implementation it started is
-stopped), so no process is left behind.
+stopped), so no process is left behind.  A script that calls a campaign with ``jobs``
+above 1 must do so under ``if __name__ == "__main__":`` (a spawned worker imports it).
 """
 
 from __future__ import annotations
