@@ -30,7 +30,7 @@ from distributed import Client, Event
 
 from horserace._signals import deferred_signals
 from horserace.cluster.tasks import Done, Ran, run_until_stopped
-from horserace.quality.fuzz import FuzzResult, Plan, Shard, fuzz_range, merge_shards
+from horserace.quality.fuzz import FuzzResult, Plan, Shard, fuzz_range, merge_shards, shards_of
 
 __all__ = ["MIN_SHARDS_PER_WORKER", "SHARD_SEEDS", "fuzz_on", "fuzz_shard", "portable", "shard_seeds", "shards_of"]
 
@@ -51,11 +51,6 @@ def shard_seeds(budget: int, workers: int, size: int | None = None) -> int:
     if size is not None:
         return size
     return max(1, min(SHARD_SEEDS, -(-budget // (max(1, workers) * MIN_SHARDS_PER_WORKER))))
-
-
-def shards_of(seed: int, budget: int, size: int) -> list[tuple[int, int]]:
-    """``(first, count)`` of each shard: seeds ``seed .. seed+budget-1``, in order."""
-    return [(first, min(size, seed + budget - first)) for first in range(seed, seed + budget, size)]
 
 
 class _ShardTasks(Sequence[tuple[Any, ...]]):

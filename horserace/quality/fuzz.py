@@ -25,11 +25,16 @@ the first difference admits its rule, the finding is filed under the deviation's
 and says so ("reproduced by deviation X"); of several, those that also reproduce the
 scenario as it was found come first.  Crashes, timeouts and errors have no rule.
 
-A run stops at its first finding (one per ``--jobs`` shard), unless ``keep_going``:
-then every seed runs, and the findings are grouped by cause (:class:`CauseGroup`).  A
-finding is shrunk once per cause: a later finding whose first difference is that of a
-cause already shrunk, or that a deviation of such a cause explains, is counted and
-listed, not shrunk again (``shrink_all`` shrinks each one).
+A run stops at its first finding, that of the lowest seed, unless ``keep_going``: then
+every seed runs, and the findings are grouped by cause (:class:`CauseGroup`).  A
+finding is shrunk once per cause and shard: a later finding whose first difference is
+that of a cause already shrunk, or that a deviation of such a cause explains, is
+counted and listed, not shrunk again (``shrink_all`` shrinks each one).
+
+A local run cuts its seeds into shards fixed by ``--seed`` and ``--budget`` alone
+(:func:`local_shards`), runs them on ``--jobs`` worker processes
+(:mod:`horserace.quality.processes`) and merges them in shard order, so every ``--jobs``
+gives the same result.
 
 Seeds are the unit of work: ``--seed S --budget N`` covers seeds ``S .. S+N-1``, so a
 long campaign shards into independent jobs whose results merge, and an interrupted run
@@ -66,6 +71,7 @@ from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import ImplementationError, ImplementationUnusable
 from horserace.quality.diagnosis import Diagnoser
 from horserace.quality.mutants import Mutant
+from horserace.quality.processes import in_processes
 from horserace.quality.shrink import Keep, Shrunk, disagrees, shrink, size_of, size_text
 from horserace.resources.rulesets import NamedRuleset
 
@@ -86,9 +92,11 @@ __all__ = [
     "finding_of",
     "fuzz",
     "fuzz_range",
+    "local_shards",
     "merge_shards",
     "same_cause",
     "scenarios",
+    "shards_of",
     "write_finding",
 ]
 
@@ -96,6 +104,13 @@ __all__ = [
 BATCH = 32
 #: The findings of a cause that were not shrunk, listed by seed and kind (the rest counted).
 LISTED = 100
+#: A local run's budget is cut into this many shards of equal size (:func:`local_shards`),
+#: each of at least :data:`MIN_SHARD_SEEDS` seeds (an implementation started per shard
+#: costs about 0.3 s) and at most :data:`MAX_SHARD_SEEDS` (a stopped run loses at most a
+#: shard per worker).
+LOCAL_SHARDS = 8
+MIN_SHARD_SEEDS = 50
+MAX_SHARD_SEEDS = 400
 
 
 # ---------------------------------------------------------------------- what a run makes
@@ -517,7 +532,7 @@ class FuzzResult:
         rate, hand_rate = self.scenarios_per_second, self.hands_per_second
         return {
             "seeds": list(self.seeds),
-            "tried": [list(r) for r in self.ranges],
+            "tried": [list(r) for r in self.merged_ranges],
             "untried": [list(r) for r in self.untried],
             "scenarios": self.tried.scenarios,
             "kinds": {kind: self.tried.kinds[kind] for kind in self.plan.kinds if kind not in self.unsupported},
@@ -989,6 +1004,47 @@ def write_finding(finding: Finding, small: Fixture, argv: Sequence[str], out_dir
     return path
 
 
+def shards_of(seed: int, budget: int, size: int) -> list[tuple[int, int]]:
+    """``(first, count)`` of each shard: seeds ``seed .. seed+budget-1``, in order."""
+    return [(first, min(size, seed + budget - first)) for first in range(seed, seed + budget, size)]
+
+
+def local_shards(seed: int, budget: int) -> list[tuple[int, int]]:
+    """The shards of a local run: the budget cut into :data:`LOCAL_SHARDS` of equal size,
+    each of :data:`MIN_SHARD_SEEDS` to :data:`MAX_SHARD_SEEDS` seeds.  Fixed by the seed
+    and the budget alone (never by ``--jobs``), so every ``--jobs`` runs the same shards."""
+    size = max(MIN_SHARD_SEEDS, min(MAX_SHARD_SEEDS, -(-budget // LOCAL_SHARDS)))
+    return shards_of(seed, budget, size)
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One shard of a local run, as a worker process is sent it."""
+
+    argv: tuple[str, ...]
+    first: int
+    count: int
+    plan: Plan
+    options: Options | None
+    keep_going: bool
+    shrink_all: bool
+
+
+def _fuzz_task(task: _Task) -> Shard:
+    """Run in a worker process: one shard, its own implementation process, under a
+    supervisor of the worker's (the worker is a process of horserace's own)."""
+    return fuzz_range(
+        task.argv,
+        task.first,
+        task.count,
+        plan=task.plan,
+        options=task.options,
+        keep_going=task.keep_going,
+        shrink_all=task.shrink_all,
+        supervisor=Supervisor(own_process=True),
+    )
+
+
 def fuzz(
     argv: Sequence[str],
     seed: int,
@@ -1002,89 +1058,40 @@ def fuzz(
     shrink_all: bool = False,
     timeout: float | None = None,
 ) -> FuzzResult:
-    """Fuzz ``budget`` seeds from ``seed`` in ``jobs`` shards; write the findings as
-    fixtures under ``out_dir/generated/``, each as soon as it is shrunk: the first of
-    each shard, or with ``keep_going`` every finding shrunk (one per cause and shard, or
-    with ``shrink_all`` every one).  ``timeout``: seconds per scenario (default: the
-    runner's, as conform's ``--timeout``).
+    """Fuzz ``budget`` seeds from ``seed`` in the shards of :func:`local_shards`, on
+    ``jobs`` worker processes (1: in this process), and merge them in shard order, so
+    that every ``jobs`` gives the same findings and summary (timings aside).  Without
+    ``keep_going`` the run's finding is the first finding of the first shard that has
+    one (the lowest seed's); the shards after it are not run (or their results
+    dropped).  With ``keep_going`` every shard runs every seed, each finding shrunk once
+    per cause and shard (``shrink_all``: each one).  The findings are written as fixtures
+    under ``out_dir/generated/``: in this process each as soon as it is shrunk, from
+    workers each shard's once it and every shard before it are in.  ``timeout``: seconds
+    per scenario (default: the runner's, as conform's ``--timeout``).
 
     Whatever is raised in this thread while the shards run (Ctrl-C's
     KeyboardInterrupt, the exception a signal handler raises) interrupts the run: no
-    scenario is made or judged from then on, the implementations are stopped, and the
-    result holds what was done before, its findings written, with the exception in
-    :attr:`FuzzResult.stopped_by`."""
+    scenario is made or judged from then on, the implementations (and workers) are
+    stopped, and the result holds the shards done before, in order up to the first not
+    done (in this process, that one too as far as it got), its findings written, with
+    the exception in :attr:`FuzzResult.stopped_by`."""
     plan = plan or Plan()
-    supervisor = Supervisor()  # this run's processes: stopped together if it is cut short
-    stop, halt = threading.Event(), threading.Event()
-    shards = []
-    size = -(-budget // jobs)
-    for j in range(jobs):
-        start = seed + j * size
-        count = max(0, min(size, seed + budget - start))
-        if count:
-            shards.append((start, count))
-    results: list[Shard] = [Shard(start, 0, 0.0) for start, _ in shards]
-    lock = threading.Lock()
-
-    def tick(n: int) -> None:
-        if progress:
-            with lock:
-                progress(n)
-
-    def write(finding: Finding) -> None:
-        if out_dir is not None and finding.fixture is not None:
-            with lock:
-                write_finding(finding, finding.fixture, argv, out_dir)
-
-    errors: list[BaseException] = []
-    finished = [threading.Event() for _ in shards]
-
-    def work(i: int, start: int, count: int) -> None:
-        try:
-            results[i] = fuzz_range(
-                argv,
-                start,
-                count,
-                plan=plan,
-                options=None if timeout is None else Options(strict_rule_ids=plan.strict_rule_ids, timeout=timeout),
-                stop=stop,
-                halt=halt,
-                progress=tick,
-                keep_going=keep_going,
-                shrink_all=shrink_all,
-                on_finding=write,
-                supervisor=supervisor,
-            )
-        except BaseException as exc:  # re-raised in the caller's thread below
-            errors.append(exc)
-            stop.set()
-        finally:
-            finished[i].set()
-
+    options = None if timeout is None else Options(strict_rule_ids=plan.strict_rule_ids, timeout=timeout)
+    shards = local_shards(seed, budget)
+    tasks = [_Task(tuple(argv), first, count, plan, options, keep_going, shrink_all) for first, count in shards]
     began = time.perf_counter()
-    threads = [threading.Thread(target=work, args=(i, s, c), daemon=True) for i, (s, c) in enumerate(shards)]
-    stopped_by: BaseException | None = None
-    # Waited for by events, not by Thread.join: once Ctrl-C has interrupted a join, the
-    # next join of that thread may return while it still runs (seen on CPython 3.11).
-    # The threads start inside the try, so that a signal from the first tick is caught.
-    try:
-        for t in threads:
-            t.start()
-        for event in finished:
-            while not event.wait(0.25):
-                pass
-    except BaseException as exc:  # Ctrl-C, or a signal's exception: the shards stop where they are
-        stopped_by = exc
-        halt.set()
-        stop.set()
-        supervisor.kill_all()
-        for t, event in zip(threads, finished):
-            if t.ident is not None:  # started
-                event.wait()
-    if errors and stopped_by is None:
-        raise errors[0]
+    if jobs == 1 or len(tasks) == 1:
+        results, stopped_by = _fuzz_here(tasks, progress, out_dir)
+    else:
+        results, stopped_by = _fuzz_in_processes(tasks, jobs, progress, out_dir)
     elapsed = time.perf_counter() - began
-    fuzz_seconds = sum(r.seconds for r in results) / max(1, len(results))
+    # The rates are over the fuzzing time, shrinking left out: in this process the
+    # shards' own time, one after another; on workers the wall time less each worker's
+    # share of the shrinking (the workers' start included, as a user waits for it).
+    if jobs == 1 or len(tasks) == 1:
+        fuzz_seconds = sum(r.seconds for r in results)
+    else:
+        fuzz_seconds = max(elapsed - sum(r.shrink_seconds for r in results) / min(jobs, len(tasks)), 1e-9)
     result = merge_shards(
         results,
         (seed, seed + budget - 1),
@@ -1098,6 +1105,100 @@ def fuzz(
     )
     result.stopped_by = stopped_by
     return result
+
+
+def _wanted_after(task: _Task, shard: Shard) -> bool:
+    """Whether the shards after ``shard`` are still wanted: not after a finding of a run
+    that stops at its first, nor after an interruption."""
+    return not shard.interrupted and (task.keep_going or not shard.findings)
+
+
+def _fuzz_here(
+    tasks: Sequence[_Task], progress: Callable[[int], None] | None, out_dir: Path | None
+) -> tuple[list[Shard], BaseException | None]:
+    """The shards one after another in a thread of this process (the main thread waits,
+    so that Ctrl-C or a signal's exception halts the shard where it is)."""
+    supervisor = Supervisor()  # this run's processes: stopped together if it is cut short
+    halt = threading.Event()
+    results: list[Shard] = []
+    errors: list[BaseException] = []
+    finished = threading.Event()
+
+    def write(finding: Finding) -> None:
+        if out_dir is not None and finding.fixture is not None:
+            write_finding(finding, finding.fixture, finding_argv, out_dir)
+
+    finding_argv = tasks[0].argv if tasks else ()
+
+    def work() -> None:
+        try:
+            for task in tasks:
+                if halt.is_set():
+                    return
+                shard = fuzz_range(
+                    task.argv,
+                    task.first,
+                    task.count,
+                    plan=task.plan,
+                    options=task.options,
+                    halt=halt,
+                    progress=progress,
+                    keep_going=task.keep_going,
+                    shrink_all=task.shrink_all,
+                    on_finding=write,
+                    supervisor=supervisor,
+                )
+                results.append(shard)
+                if not _wanted_after(task, shard):
+                    return
+        except BaseException as exc:  # re-raised in the caller's thread below
+            errors.append(exc)
+        finally:
+            finished.set()
+
+    thread = threading.Thread(target=work, daemon=True)
+    stopped_by: BaseException | None = None
+    # Waited for by an event, not by Thread.join: once Ctrl-C has interrupted a join, the
+    # next join of that thread may return while it still runs (seen on CPython 3.11).
+    # The thread starts inside the try, so that a signal from the first tick is caught.
+    try:
+        thread.start()
+        while not finished.wait(0.25):
+            pass
+    except BaseException as exc:  # Ctrl-C, or a signal's exception: the shard stops where it is
+        stopped_by = exc
+        halt.set()
+        supervisor.kill_all()
+        if thread.ident is not None:  # started
+            finished.wait()
+    if errors and stopped_by is None:
+        raise errors[0]
+    return results, stopped_by
+
+
+def _fuzz_in_processes(
+    tasks: Sequence[_Task], jobs: int, progress: Callable[[int], None] | None, out_dir: Path | None
+) -> tuple[list[Shard], BaseException | None]:
+    """The shards on ``jobs`` worker processes, taken in shard order: each one's
+    findings written, and its seeds told, once it and every shard before it are in."""
+    results: list[Shard] = []
+
+    def taken(i: int, shard: Shard) -> None:
+        results.append(shard)
+        for finding in shard.findings:
+            if out_dir is not None and finding.fixture is not None:
+                write_finding(finding, finding.fixture, tasks[i].argv, out_dir)
+        if progress is not None and shard.seeds:
+            progress(shard.seeds)
+
+    stopped_by: BaseException | None = None
+    try:
+        in_processes(_fuzz_task, tasks, jobs, done=taken, until=lambda i, shard: not _wanted_after(tasks[i], shard))
+    except Exception:
+        raise  # a shard's error (an unusable implementation): the workers are ended
+    except BaseException as exc:  # Ctrl-C, or a signal's exception: the workers are ended
+        stopped_by = exc
+    return results, stopped_by
 
 
 def merge_shards(

@@ -24,9 +24,7 @@ ran in one process, in ``--jobs`` processes or on a cluster.  The statistics are
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
-import signal
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +36,7 @@ from horserace.engine.match import Match
 from horserace.engine.ruleset import Continuation, Ruleset
 from horserace.engine.seating import SEATINGS, Seating
 from horserace.errors import UsageError
+from horserace.quality.processes import in_processes
 from horserace.resources.rulesets import NamedRuleset
 
 __all__ = [
@@ -353,14 +352,9 @@ def merge(shards: Sequence[Shard], tallies: Sequence[Tally]) -> dict[Seating, Ta
     return out
 
 
-def _run_shard(args: tuple[Shard, Ruleset, Ruleset, int, str]) -> tuple[int, Tally]:
+def _run_shard(args: tuple[Shard, Ruleset, Ruleset, int, str]) -> Tally:
     shard, a, b, seed, streams = args
-    return shard.first, shard.run(a, b, seed, streams)
-
-
-def _quiet_worker() -> None:
-    """A worker process leaves Ctrl-C to its parent, which ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return shard.run(a, b, seed, streams)
 
 
 def run_local(
@@ -375,27 +369,9 @@ def run_local(
 ) -> list[Tally | None]:
     """Each shard's tally, in the order of ``shards`` (``None`` for a shard not run
     when a signal stopped the run: the exception goes on once the workers are ended).
-    ``jobs`` > 1: that many worker processes (spawned, so the same on every platform)."""
-    results: list[Tally | None] = [None] * len(shards)
-    if jobs == 1 or len(shards) == 1:
-        for i, shard in enumerate(shards):
-            results[i] = shard.run(a, b, seed, streams)
-            if done is not None:
-                done(i, results[i])  # type: ignore[arg-type]
-        return results
-    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(shards)), initializer=_quiet_worker)
-    try:
-        pending = {i: pool.apply_async(_run_shard, ((shard, a, b, seed, streams),)) for i, shard in enumerate(shards)}
-        for i, future in pending.items():
-            _, tally = future.get()
-            results[i] = tally
-            if done is not None:
-                done(i, tally)
-        pool.close()
-    finally:
-        pool.terminate()  # a stop, or an error: no worker is left running
-        pool.join()
-    return results
+    ``jobs`` > 1: that many worker processes (spawned, so the same on every platform:
+    :func:`horserace.quality.processes.in_processes`)."""
+    return in_processes(_run_shard, [(shard, a, b, seed, streams) for shard in shards], jobs, done=done)
 
 
 @dataclass

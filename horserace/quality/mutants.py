@@ -22,7 +22,7 @@ count and the slot lists a placement touches, all that the layouts here change
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from horserace.conformance.runner import Options, run
@@ -39,6 +39,7 @@ from horserace.engine.tiles import IS_DOUBLE, LOW
 from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
 from horserace.quality.deviations import MISREADING, Deviation
 from horserace.quality.house_rules import HOUSE_RULES
+from horserace.quality.processes import in_processes
 
 __all__ = [
     "DEVIATIONS",
@@ -46,6 +47,7 @@ __all__ = [
     "Killer",
     "Mutant",
     "Verdict",
+    "judge_all",
     "judge_in_process",
     "judge_through_protocol",
     "mutant",
@@ -503,3 +505,41 @@ def judge_through_protocol(mutant: Mutant, fixtures: list[Fixture], *, timeout: 
         if o.status not in (Status.PASS, Status.SKIP)
     )
     return Verdict(mutant, killers)
+
+
+def _judged(task: tuple[str, list[Fixture], bool]) -> tuple[tuple[Killer, ...], str]:
+    """Run in a worker process: the killers of the mutant named and its verdict's note
+    (a mutant's engine is a class made at import, sent by its name)."""
+    name, fixtures, in_process = task
+    verdict = (judge_in_process if in_process else judge_through_protocol)(MUTANTS[name], fixtures)
+    return verdict.killers, verdict.note
+
+
+def judge_all(
+    mutants: Sequence[Mutant],
+    fixtures: list[Fixture],
+    *,
+    in_process: bool = False,
+    jobs: int = 1,
+    done: Callable[[Verdict], None] | None = None,
+) -> tuple[list[Verdict], BaseException | None]:
+    """The verdict on each of ``mutants``, in their order, judged on ``jobs`` worker
+    processes (1: in this process; :func:`horserace.quality.processes.in_processes`), so
+    the same for every ``jobs``; and what stopped the run (Ctrl-C, a signal's exception;
+    ``None``: nothing did), the verdicts then those of the mutants before the first one
+    not judged.  ``done`` is told of each verdict in that order."""
+    verdicts: list[Verdict] = []
+
+    def taken(i: int, judged: tuple[tuple[Killer, ...], str]) -> None:
+        verdicts.append(Verdict(mutants[i], *judged))
+        if done is not None:
+            done(verdicts[-1])
+
+    tasks = [(m.name, fixtures, in_process) for m in mutants]
+    try:
+        in_processes(_judged, tasks, jobs, done=taken)
+    except Exception:
+        raise
+    except BaseException as exc:  # Ctrl-C, or a signal's exception: the workers are ended
+        return verdicts, exc
+    return verdicts, None

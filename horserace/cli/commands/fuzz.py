@@ -71,12 +71,23 @@ filed under that deviation's rule.
 
 With --keep-going every seed runs, and the findings are grouped by cause (the rule, and
 the deviation that reproduces it), each cause with its count and its smallest finding. A
-finding is shrunk once per cause: later findings of a cause already shrunk are counted
-and listed by seed, not shrunk again (--shrink-all shrinks and writes every one).
+finding is shrunk once per cause and shard: later findings of a cause already shrunk are
+counted and listed by seed, not shrunk again (--shrink-all shrinks and writes every one).
+
+The seeds are cut into shards fixed by --seed and --budget alone (8 of equal size, each
+of 50 to 400 seeds), each with an implementation process of its own. --jobs N runs them
+on N worker processes (1: in this process, one after another) and takes their results in
+shard order, so every N gives the same findings, fixtures and summary (timings aside).
+Without --keep-going the finding reported is the one of the lowest seed: the shards
+after the first shard with a finding are dropped once every shard before it is done. A
+finding is written as soon as it is shrunk with --jobs 1; with more, once its shard and
+every shard before it are done.
 
 Ctrl-C (or SIGTERM, SIGHUP) stops the run where it is: the output says which seeds were
 fuzzed, the findings so far (each written), and the --seed and --budget that fuzz the
-rest; exit 130 (143, 129).
+rest; exit 130 (143, 129). With --jobs N above 1 the summary holds the shards done, in
+order up to the first not done (the shards the workers were running are fuzzed again by
+the run that resumes), and the workers and their implementations are ended.
 
 With --cluster ADDRESS|local:N the seeds go to a Dask cluster in shards (--shard-seeds),
 one task each, and each worker starts the implementation itself ('horserace' as the
@@ -86,7 +97,7 @@ has come back, the shards running finish theirs, and the output lists exactly th
 ranges tried (--keep-going: every shard runs every seed, as a local run does). A worker
 that dies loses nothing: Dask runs its shard again elsewhere, and the shard counts once.
 
-Exit 0: no disagreement; 1: one was found (one per --jobs shard, or per cluster shard, at
+Exit 0: no disagreement; 1: one was found (one in a local run, one per cluster shard at
 most, unless --keep-going).
 
 examples:
@@ -115,7 +126,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="seeds to try, each making one scenario per kind (default: 1000)",
     )
-    jobs_option(p, "shards of the seed range run at once, one implementation process each")
+    jobs_option(
+        p,
+        "worker processes running the shards of the seed range, one implementation process each; "
+        "the results are the same for every N",
+    )
     p.add_argument(
         "--timeout",
         type=seconds,

@@ -57,7 +57,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=["misreading", "house rule"],
         help="run (or list) only the deviations of this family",
     )
-    jobs_option(p, "mutants run at once", default=2)
+    jobs_option(
+        p,
+        "mutants judged at once, each in a worker process of its own (1: in this process); "
+        "the verdicts are the same, in the same order, for every N; with --in-process the default is 1 "
+        "(a worker's start costs more than judging there)",
+        default=2,
+    )
+    p.set_defaults(jobs=None)  # not given: 2, or 1 with --in-process
     p.add_argument(
         "--in-process",
         action="store_true",
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if code_only:
         raise UsageError(f"horserace: {', '.join(code_only)} go with --code")
     from horserace.engine.ruleset import CANONICAL
-    from horserace.quality.mutants import MUTANTS, judge_in_process, judge_through_protocol
+    from horserace.quality.mutants import MUTANTS, judge_all
     from horserace.reports.command_text import mutants_text
 
     unknown = [name for name in args.only or () if name not in MUTANTS]
@@ -118,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         return print_load_errors(corpus, args.format)
     fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
     chosen = [MUTANTS[name] for name in names]
-    from concurrent.futures import ThreadPoolExecutor  # 30 ms of start-up the other commands never pay
-
     ran = None
     stopped = None
     if args.cluster is not None:
@@ -130,11 +135,10 @@ def run(args: argparse.Namespace) -> int:
         parse(args.cluster)  # a malformed address is told before anything starts
         with unwound_by_signals(), connected(args.cluster) as client:
             verdicts, ran, stopped = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
-    elif args.in_process:
-        verdicts = [judge_in_process(m, fixtures) for m in chosen]
     else:
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            verdicts = list(pool.map(lambda m: judge_through_protocol(m, fixtures), chosen))
+        with unwound_by_signals():
+            jobs = args.jobs if args.jobs is not None else 1 if args.in_process else 2
+            verdicts, stopped = judge_all(chosen, fixtures, in_process=args.in_process, jobs=jobs)
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
         write_out(
