@@ -701,9 +701,29 @@ def applied(m: CodeMutant) -> Iterator[list[str]]:
         except _BuildFails as exc:  # a fresh import of the engine with the mutant fails
             raise _FailsAtImport(str(exc)) from None
         patches.set(live, _TESTING_NAME, _TestingException)
+        _clear_caches()
         yield rebuilt
     finally:
         patches.undo()
+        _clear_caches()
+
+
+def _clear_caches() -> None:
+    """Empty the memo caches of horserace's modules (``observers._with_target``, the
+    rulesets of each target, filled as the corpus was loaded): made again under the
+    mutant, and nothing made under it kept for the next.  Not the runner's own, nor the
+    rule documents and schemas read from files."""
+    for name, module in list(sys.modules.items()):
+        if (
+            module is None
+            or not name.startswith("horserace.")
+            or name == __name__
+            or name.startswith("horserace.resources.")
+        ):
+            continue
+        for v in list(vars(module).values()):
+            if callable(v) and getattr(v, "__module__", None) == name and callable(getattr(v, "cache_clear", None)):
+                v.cache_clear()
 
 
 def engine_fingerprint() -> tuple[Any, ...]:

@@ -152,6 +152,26 @@ def test_a_mutant_of_tile_is_judged_on_what_the_replay_reads(corpus):
     assert all(replay_fixture(fx).status in (Status.PASS, Status.SKIP) for fx in corpus.fixtures)
 
 
+def test_a_memo_filled_before_the_mutant_is_emptied_for_it_and_after(corpus):
+    """The rulesets of each target (``observers._with_target``) are memoized as the corpus
+    is loaded: under ``self.target < 1`` written ``<= 1`` the ruleset of EQRMKT's target
+    1 is made again, and refused, so EQRMKT kills it; after, no ruleset made under the
+    mutant is kept (the memo is empty) and EQRMKT passes."""
+    from horserace.corpus import observers
+
+    (fx,) = [f for f in corpus.fixtures if f.id == "EQRMKT"]
+    replay_fixture(fx)
+    assert observers._with_target.cache_info().currsize > 0
+    m = _find(
+        "ruleset",
+        "core/ReplaceComparisonOperator_Lt_LtE",
+        "if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:",
+    )
+    assert cm.judge(m, [fx]).killers == ("EQRMKT",)
+    assert observers._with_target.cache_info().currsize == 0
+    assert replay_fixture(fx).status is Status.PASS
+
+
 def test_a_mutant_that_never_ends_is_stopped_by_its_bound(monkeypatch, corpus):
     def forever(fx, *args, **kwargs):
         while True:
