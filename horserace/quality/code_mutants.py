@@ -750,7 +750,7 @@ def engine_fingerprint() -> tuple[Any, ...]:
 # ---------------------------------------------------------------------- coverage
 def trace_corpus(fixtures: Sequence[Fixture]) -> dict[str, frozenset[tuple[str, int]]]:
     """For each fixture, the (module, line) of the engine its replay runs, and the first
-    line of every engine function it calls."""
+    line of every engine function it calls, each replay from empty memo caches."""
     root = str(_ENGINE) + "/"
     by_file: dict[str, str] = {}
     out: dict[str, frozenset[tuple[str, int]]] = {}
@@ -771,6 +771,7 @@ def trace_corpus(fixtures: Sequence[Fixture]) -> dict[str, frozenset[tuple[str, 
 
             return lines
 
+        _clear_caches()  # from cold, as a mutant's replay runs (a memo would hide lines)
         previous = sys.gettrace()
         sys.settrace(tracer)
         try:

@@ -154,8 +154,9 @@ def test_a_mutant_of_tile_is_judged_on_what_the_replay_reads(corpus):
 
 def test_a_memo_filled_before_the_mutant_is_emptied_for_it_and_after(corpus):
     """The rulesets of each target (``observers._with_target``) are memoized as the corpus
-    is loaded: under ``self.target < 1`` written ``<= 1`` the ruleset of EQRMKT's target
-    1 is made again, and refused, so EQRMKT kills it; after, no ruleset made under the
+    is loaded: EQRMKT's replay is traced from an empty memo (so it runs the ruleset's check
+    of its target); under ``self.target < 1`` written ``<= 1`` the ruleset of its target 1
+    is made again, and refused, so EQRMKT kills it; after, no ruleset made under the
     mutant is kept (the memo is empty) and EQRMKT passes."""
     from horserace.corpus import observers
 
@@ -167,6 +168,7 @@ def test_a_memo_filled_before_the_mutant_is_emptied_for_it_and_after(corpus):
         "core/ReplaceComparisonOperator_Lt_LtE",
         "if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:",
     )
+    assert cm.covering(m, [fx], cm.trace_corpus([fx])) == [fx]  # traced from cold too
     assert cm.judge(m, [fx]).killers == ("EQRMKT",)
     assert observers._with_target.cache_info().currsize == 0
     assert replay_fixture(fx).status is Status.PASS

@@ -163,7 +163,8 @@ def test_small_ints_are_one_object_each():
 def test_a_refusal_is_observed_by_its_index_and_rule_alone(corpus):
     """An illegal fixture observes the index of the refused action and its rule, not the
     message's text (spec/fixture-format.md): a mutant that changes only the words of a
-    refusal cannot change an observation."""
+    refusal, or which of two refusals under the same rule is raised (``there is no seat``
+    and ``it is seat N's turn``, both HR-SEAT-3), cannot change an observation."""
     from horserace.corpus.observers import observe
 
     illegal = [fx for fx in corpus.fixtures if fx.kind == "illegal"]
@@ -288,3 +289,39 @@ def test_a_tile_is_the_same_whichever_half_is_written_first_when_they_are_equal(
         for b in range(7):
             assert ((a, b) if a <= b else (b, a)) == ((a, b) if a < b else (b, a))
     assert any(((a, b) if a <= b else (b, a)) != ((a, b) if a > b else (b, a)) for a in range(7) for b in range(7))
+
+
+#: The tables of layout.py by the indices the engine can read: a set of pip values is a
+#: mask of 7 bits (below 128); a count never exceeds 168, the pips of the whole set.
+_READ = {"MASK_OF_VALUES": 128, "_VALUES_OF": 128, "CREDIT": 169, "POINTS": 169}
+
+
+def _tables_agree_where_read(m: cm.CodeMutant) -> bool:
+    mutated, pristine = cm._namespace("layout", cm.mutated_source(m)), cm._pristine("layout")
+    return all(tuple(mutated[t][:n]) == tuple(pristine[t][:n]) for t, n in _READ.items())
+
+
+def _table_mutants(line_start: str, operators: tuple[str, ...]) -> list[cm.CodeMutant]:
+    return [m for m in cm.enumerate_mutants("layout") if m.code.startswith(line_start) and m.operator in operators]
+
+
+def test_a_table_built_longer_or_shorter_agrees_where_the_engine_reads_it():
+    """``range(1 << (MAX_PIPS + 1))`` written ``1 << (MAX_PIPS << 1)``, ``2 << ...`` or
+    ``MAX_PIPS + 2`` (a table of 256 or 4,096 entries), and ``range(256)`` of CREDIT as 255
+    or 257: every entry the engine can read is as it was (a longer table adds entries past
+    them, a shorter CREDIT loses only count 255); ``b >> v & 1`` as ``b | v & 1`` is told
+    apart."""
+    picked = {
+        ("MASK_OF_VALUES", "core/ReplaceBinaryOperator_Add_LShift", 0),
+        ("MASK_OF_VALUES", "core/NumberReplacer", 0),
+        ("MASK_OF_VALUES", "core/NumberReplacer", 2),
+        ("tuple(v for v in range", "core/ReplaceBinaryOperator_Add_LShift", 1),
+        ("tuple(v for v in range", "core/NumberReplacer", 4),
+        ("tuple(v for v in range", "core/NumberReplacer", 6),
+        ("CREDIT: tuple", "core/NumberReplacer", 8),
+        ("CREDIT: tuple", "core/NumberReplacer", 9),
+    }
+    kept = [m for start, op, nth in picked for m in _table_mutants(start, (op,)) if m.nth == nth]
+    assert len(kept) == len(picked) and all(_tables_agree_where_read(m) for m in kept)
+    (other,) = _table_mutants("tuple(v for v in range", ("core/ReplaceBinaryOperator_RShift_BitOr",))
+    assert not _tables_agree_where_read(other)
