@@ -23,7 +23,9 @@ assignment that reads a changed name or any function or class of the mutated mod
 in import order); if one raises, the mutant is killed as a module that fails on import,
 and if one differs, the mutant is judged by every fixture.  What is left as it was: a
 value a class body builds, or one built through a function of a third module; and the
-corpus, loaded once, before any mutant.
+corpus, loaded once, before any mutant.  Memo caches of horserace's modules (the rulesets
+of each target, filled as the corpus loads) are emptied for each mutant and after it
+(:func:`_clear_caches`), and before each fixture's coverage trace.
 
 It is judged **by coverage**: each fixture's replay is traced once (:func:`trace_corpus`,
 well under a second for the corpus, so the campaign measures it afresh rather than keep a
