@@ -15,10 +15,17 @@ differs is put into the live engine for the one mutant and taken out after
 (:func:`applied`): a function's ``__code__`` and defaults, a class's attributes (a
 dataclass's field defaults too), a module's constants (and the same names that other
 modules of horserace imported from it).  What cannot be put in that way (an enum member's
-value) is reported as *not applied*, never judged.  Values that other modules derived at
-import from a mutated constant or function keep theirs (the corpus's table of written
-tiles, built by :func:`horserace.engine.tiles.tile`), and the corpus is loaded once,
-before any mutant.
+value) is reported as *not applied*, never judged.  Values that other modules of
+horserace built at import from what the mutant changes (the replay's table of written
+tiles, ``observers._WRITTEN``, built by :func:`horserace.engine.tiles.tile`) are built
+again under it, as a fresh import would build them (:func:`_rebuild`: each top-level
+assignment that reads a changed name or any function or class of the mutated module,
+in import order); if one raises, the mutant is killed as a module that fails on import,
+and if one differs, the mutant is judged by every fixture.  What is left as it was: a
+value a class body builds, or one built through a function of a third module; and the
+corpus, loaded once, before any mutant.  Memo caches of horserace's modules (the rulesets
+of each target, filled as the corpus loads) are emptied for each mutant and after it
+(:func:`_clear_caches`), and before each fixture's coverage trace.
 
 It is judged **by coverage**: each fixture's replay is traced once (:func:`trace_corpus`,
 well under a second for the corpus, so the campaign measures it afresh rather than keep a
@@ -362,12 +369,19 @@ class _Patches:
 
     def __init__(self) -> None:
         self._undo: list[Callable[[], None]] = []
+        #: The ids of the objects the mutant changed or put in: a value built at import
+        #: from one of them is built again (:func:`_rebuild`).
+        self.touched: set[int] = set()
 
     def set(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, (type, ModuleType)):
             had, old = name in obj.__dict__, obj.__dict__.get(name)
+            if isinstance(obj, type):
+                self.touched.add(id(obj))
+            self.touched.update((id(old), id(value)))
         else:  # a function's __code__ or defaults, a dataclass field's default
             had, old = True, getattr(obj, name)
+            self.touched.add(id(obj))
         setattr(obj, name, value)
 
         def undo() -> None:
@@ -543,6 +557,9 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
         of, mf, lf = ofns.get(qn), mfns.get(qn), lfns.get(qn)
         if of is None or mf is None or lf is None:
             continue  # a function bound otherwise (a decorator removed): the binding is patched below
+        owner = live.__dict__.get(qn.split(".")[0])
+        if owner is not None and (of.__code__ != mf.__code__ or of.__defaults__ != mf.__defaults__):
+            patches.touched.add(id(owner))  # a method's class: a value built from the class
         if of.__code__ != mf.__code__:
             if len(mf.__code__.co_freevars) != len(lf.__code__.co_freevars):
                 raise NotApplied(f"the closure of {qn}")
@@ -556,7 +573,10 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
             continue
         ov, mv = ons.get(name, _MISSING), mns.get(name, _MISSING)
         if isinstance(ov, type) and isinstance(mv, type) and ov.__module__ == home and ov.__qualname__ == name:
+            count = len(patches._undo)
             _patch_class(patches, getattr(live, name), ov, mv, home, live, mns)
+            if len(patches._undo) > count:  # a field's default, say: an instance built from it differs
+                patches.touched.add(id(getattr(live, name)))
             continue
         if ov is not _MISSING and mv is not _MISSING and _key(ov, home) == _key(mv, home):
             continue
@@ -564,20 +584,108 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
             continue
         if mv is _MISSING:
             raise NotApplied(f"{name} removed")
-        new = _translate(mv, home, live, mns)
-        old = live.__dict__.get(name, _MISSING)
-        patches.set(live, name, new)
-        if old is not _MISSING:  # the same name imported from it by other modules
-            for other in list(sys.modules.values()):
-                if other is not live and other.__name__.startswith("horserace.") and other.__dict__.get(name) is old:
-                    patches.set(other, name, new)
+        _replace(patches, live, name, _translate(mv, home, live, mns))
     return len(patches._undo) > before
 
 
+def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
+    """``live.name`` made ``new``, and the same name where other modules imported it."""
+    old = live.__dict__.get(name, _MISSING)
+    patches.set(live, name, new)
+    if old is not _MISSING:  # the same name imported from it by other modules
+        for other in list(sys.modules.values()):
+            if (
+                other is not live
+                and other is not None
+                and other.__name__.startswith("horserace.")
+                and other.__dict__.get(name) is old
+            ):
+                patches.set(other, name, new)
+
+
+@functools.cache
+def _built_at_import(path: str) -> tuple[tuple[Any, frozenset[str], tuple[str, ...], int], ...]:
+    """A module's top-level assignments, as (code, the names its value reads, the names
+    it binds, line): what it builds at import, to build again under a mutant."""
+    import ast  # noqa: PLC0415  (only a campaign)
+
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    out = []
+    for stmt in tree.body:
+        targets: list[ast.expr]
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        elif isinstance(stmt, ast.Assign):
+            targets, value = list(stmt.targets), stmt.value
+        else:
+            continue
+        bound: list[str] = []
+        for t in targets:
+            parts = t.elts if isinstance(t, ast.Tuple) else [t]
+            if not all(isinstance(x, ast.Name) for x in parts):
+                break
+            bound.extend(x.id for x in parts if isinstance(x, ast.Name))
+        else:
+            reads = frozenset(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+            if reads:
+                assign = ast.copy_location(ast.Assign(targets=targets, value=value), stmt)
+                code = compile(ast.fix_missing_locations(ast.Module([assign], [])), path, "exec")
+                out.append((code, reads, tuple(bound), stmt.lineno))
+    return tuple(out)
+
+
+class _BuildFails(Exception):
+    """A value another module builds at import raises under the mutant."""
+
+
+def _rebuild(patches: _Patches, module: str) -> list[str]:
+    """Build again, under the mutant, every value that other modules of horserace built at
+    import from what it changed (``observers._WRITTEN``, the table of written tiles built
+    by :func:`horserace.engine.tiles.tile`), in the order the modules were imported (so a
+    table built from a rebuilt table is rebuilt too), and put the ones that differ in, as
+    a fresh import of the engine with the mutant would have them.  The module's own values
+    come from its mutated namespace (:func:`_patch`).  The values built again that
+    differ, by qualified name."""
+    home = f"horserace.engine.{module}"
+    rebuilt: list[str] = []
+    live = _live_module(module)
+    # Every function and class of the mutated module: one whose code is as it was may read
+    # a constant that is not (``tile`` reads ``_INDEX``).
+    patches.touched.update(id(v) for v in vars(live).values() if isinstance(v, (FunctionType, type)))
+    for other in list(sys.modules.values()):
+        name = getattr(other, "__name__", "")
+        if other is None or name == home or not name.startswith("horserace.") or name == __name__:
+            continue
+        path = getattr(other, "__file__", None)
+        if not path or not path.endswith(".py"):
+            continue
+        namespace = vars(other)
+        for code, reads, bound, line in _built_at_import(path):
+            if not any(id(namespace.get(r, _MISSING)) in patches.touched for r in reads if r in namespace):
+                continue
+            scratch = dict(namespace)
+            try:
+                exec(code, scratch)
+            except Exception as exc:
+                raise _BuildFails(
+                    f"{name} (line {line}) raises as it is imported: {type(exc).__name__}: {exc}"
+                ) from None
+            for b in bound:
+                if b in namespace and _key(scratch[b], name) == _key(namespace[b], name):
+                    continue
+                _replace(patches, other, b, scratch[b])
+                rebuilt.append(f"{name}.{b}")
+    return rebuilt
+
+
 @contextmanager
-def applied(m: CodeMutant) -> Iterator[None]:
+def applied(m: CodeMutant) -> Iterator[list[str]]:
     """The live engine with the mutant in it for the block, as it was after
-    (whatever the block raises)."""
+    (whatever the block raises); the block is given the values other modules built at
+    import that differ under the mutant (built again, :func:`_rebuild`)."""
     source = mutated_source(m)
     try:
         mns = _namespace(m.module, source)
@@ -590,10 +698,34 @@ def applied(m: CodeMutant) -> Iterator[None]:
     try:
         if not _patch(patches, m.module, mns):
             raise _Equivalent("the module defines the same code and values with it: equivalent")
+        try:
+            rebuilt = _rebuild(patches, m.module)
+        except _BuildFails as exc:  # a fresh import of the engine with the mutant fails
+            raise _FailsAtImport(str(exc)) from None
         patches.set(live, _TESTING_NAME, _TestingException)
-        yield
+        _clear_caches()
+        yield rebuilt
     finally:
         patches.undo()
+        _clear_caches()
+
+
+def _clear_caches() -> None:
+    """Empty the memo caches of horserace's modules (``observers._with_target``, the
+    rulesets of each target, filled as the corpus was loaded): made again under the
+    mutant, and nothing made under it kept for the next.  Not the runner's own, nor the
+    rule documents and schemas read from files."""
+    for name, module in list(sys.modules.items()):
+        if (
+            module is None
+            or not name.startswith("horserace.")
+            or name == __name__
+            or name.startswith("horserace.resources.")
+        ):
+            continue
+        for v in list(vars(module).values()):
+            if callable(v) and getattr(v, "__module__", None) == name and callable(getattr(v, "cache_clear", None)):
+                v.cache_clear()
 
 
 def engine_fingerprint() -> tuple[Any, ...]:
@@ -620,7 +752,7 @@ def engine_fingerprint() -> tuple[Any, ...]:
 # ---------------------------------------------------------------------- coverage
 def trace_corpus(fixtures: Sequence[Fixture]) -> dict[str, frozenset[tuple[str, int]]]:
     """For each fixture, the (module, line) of the engine its replay runs, and the first
-    line of every engine function it calls."""
+    line of every engine function it calls, each replay from empty memo caches."""
     root = str(_ENGINE) + "/"
     by_file: dict[str, str] = {}
     out: dict[str, frozenset[tuple[str, int]]] = {}
@@ -641,6 +773,7 @@ def trace_corpus(fixtures: Sequence[Fixture]) -> dict[str, frozenset[tuple[str, 
 
             return lines
 
+        _clear_caches()  # from cold, as a mutant's replay runs (a memo would hide lines)
         previous = sys.gettrace()
         sys.settrace(tracer)
         try:
@@ -730,24 +863,33 @@ def judge(
     *,
     all_killers: bool = False,
     bound: float = TIME_BOUND,
+    every: Sequence[Fixture] = (),
 ) -> Outcome:
     """Replay ``fixtures`` (the ones that run the mutant's line) with the mutant in the
     engine: killed at the first fixture that does not pass (every one with
-    ``all_killers``)."""
-    if not fixtures:
+    ``all_killers``).  A mutant that changes a value another module built at import
+    (:func:`_rebuild`), or makes it fail, is judged by ``every`` fixture: the value is
+    read whatever lines a replay runs."""
+    if not fixtures and not every:
         return Outcome(m, "not-run")
     with _ONE_AT_A_TIME:
-        return _judge(m, fixtures, all_killers, bound)
+        return _judge(m, fixtures, all_killers, bound, every)
 
 
 #: One mutant in the live engine at a time, whatever the threads (a Dask worker's).
 _ONE_AT_A_TIME = threading.Lock()
 
 
-def _judge(m: CodeMutant, fixtures: Sequence[Fixture], all_killers: bool, bound: float) -> Outcome:
+def _judge(
+    m: CodeMutant, fixtures: Sequence[Fixture], all_killers: bool, bound: float, every: Sequence[Fixture]
+) -> Outcome:
     killers: list[str] = []
     try:
-        with applied(m):
+        with applied(m) as rebuilt:
+            if rebuilt and every:
+                fixtures = every
+            if not fixtures:
+                return Outcome(m, "not-run")
             try:
                 with _bounded(bound):
                     for fx in fixtures:
@@ -764,7 +906,7 @@ def _judge(m: CodeMutant, fixtures: Sequence[Fixture], all_killers: bool, bound:
     except NotApplied as exc:
         return Outcome(m, "not-applied", note=str(exc))
     except _FailsAtImport as exc:
-        return Outcome(m, "killed", ("import",), len(fixtures), note=str(exc))
+        return Outcome(m, "killed", ("import",), len(every or fixtures), note=str(exc))
     except _Equivalent as exc:
         return Outcome(m, "equivalent", note=str(exc))
     return Outcome(m, "killed" if killers else "survived", tuple(killers), len(fixtures))
@@ -782,7 +924,7 @@ def judge_all(
     whose key is in ``full``, to check a triage's ``killed-by``)."""
     out = []
     for m in mutants:
-        o = judge(m, covering(m, fixtures, coverage), all_killers=m.key in full)
+        o = judge(m, covering(m, fixtures, coverage), all_killers=m.key in full, every=fixtures)
         out.append(o)
         if done is not None:
             done(o)
@@ -871,7 +1013,15 @@ class _Worker:
             try:
                 _limit_memory()
                 while (m := theirs.recv()) is not None:
-                    theirs.send(judge(m, covering(m, fixtures, coverage), all_killers=m.key in full, bound=bound))
+                    theirs.send(
+                        judge(
+                            m,
+                            covering(m, fixtures, coverage),
+                            all_killers=m.key in full,
+                            bound=bound,
+                            every=fixtures,
+                        )
+                    )
             except BaseException:
                 pass
             finally:

@@ -113,6 +113,67 @@ def test_the_leak_check_catches_a_mutant_left_in(monkeypatch):
     assert cm.engine_fingerprint() == before
 
 
+def test_a_table_another_module_built_at_import_is_built_again_under_the_mutant():
+    """The replay reads tiles through ``observers._WRITTEN``, built at import by
+    ``tiles.tile``: under a mutant of the tile table (``range(a, MAX_PIPS + 2)``: each low
+    half gets an eighth partner, so [1|1] is index 8, after [0|0]..[0|7]) the table is built
+    again (7 before, as the engine has it), and put back after."""
+    from horserace.corpus import observers
+
+    table = observers._WRITTEN
+    m = _find(
+        "tiles",
+        "core/NumberReplacer",
+        "_pairs = [(a, b) for a in range(MAX_PIPS + 1) for b in range(a, MAX_PIPS + 1)]",
+        2,
+    )
+    assert "MAX_PIPS + 2" in cm.diff_of(m)
+    with cm.applied(m) as rebuilt:
+        assert observers._WRITTEN["[1|1]"] == 8 and "horserace.corpus.observers._WRITTEN" in rebuilt
+    assert observers._WRITTEN is table and table["[1|1]"] == 7
+
+
+def test_a_mutant_of_tile_is_judged_on_what_the_replay_reads(corpus):
+    """``0 <= a`` as ``0 < a`` in ``tile()``: every tile written [0|b] is refused, so the
+    table of written tiles cannot be built (a fresh import fails) and the mutant is killed,
+    though no fixture calls ``tile()`` during its replay; the next mutant finds the engine
+    and the table as they were."""
+    from horserace.corpus import observers
+
+    before, table = cm.engine_fingerprint(), dict(observers._WRITTEN)
+    coverage = cm.trace_corpus(corpus.fixtures)
+    m = _find("tiles", "core/ReplaceComparisonOperator_LtE_Lt", "if not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):")
+    outcome = cm.judge(m, cm.covering(m, corpus.fixtures, coverage), every=corpus.fixtures)
+    assert outcome.status == "killed" and "horserace.corpus.observers" in outcome.note, outcome
+    assert cm.engine_fingerprint() == before and observers._WRITTEN == table
+    following = _find("settlement", "core/ReplaceBinaryOperator_FloorDiv_Mul", "return round_to_five(pips) // 5")
+    assert cm.judge(following, cm.covering(following, corpus.fixtures, coverage)).status == "killed"
+    assert cm.engine_fingerprint() == before
+    assert all(replay_fixture(fx).status in (Status.PASS, Status.SKIP) for fx in corpus.fixtures)
+
+
+def test_a_memo_filled_before_the_mutant_is_emptied_for_it_and_after(corpus):
+    """The rulesets of each target (``observers._with_target``) are memoized as the corpus
+    is loaded: EQRMKT's replay is traced from an empty memo (so it runs the ruleset's check
+    of its target); under ``self.target < 1`` written ``<= 1`` the ruleset of its target 1
+    is made again, and refused, so EQRMKT kills it; after, no ruleset made under the
+    mutant is kept (the memo is empty) and EQRMKT passes."""
+    from horserace.corpus import observers
+
+    (fx,) = [f for f in corpus.fixtures if f.id == "EQRMKT"]
+    replay_fixture(fx)
+    assert observers._with_target.cache_info().currsize > 0
+    m = _find(
+        "ruleset",
+        "core/ReplaceComparisonOperator_Lt_LtE",
+        "if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:",
+    )
+    assert cm.covering(m, [fx], cm.trace_corpus([fx])) == [fx]  # traced from cold too
+    assert cm.judge(m, [fx]).killers == ("EQRMKT",)
+    assert observers._with_target.cache_info().currsize == 0
+    assert replay_fixture(fx).status is Status.PASS
+
+
 def test_a_mutant_that_never_ends_is_stopped_by_its_bound(monkeypatch, corpus):
     def forever(fx, *args, **kwargs):
         while True:

@@ -163,7 +163,8 @@ def test_small_ints_are_one_object_each():
 def test_a_refusal_is_observed_by_its_index_and_rule_alone(corpus):
     """An illegal fixture observes the index of the refused action and its rule, not the
     message's text (spec/fixture-format.md): a mutant that changes only the words of a
-    refusal cannot change an observation."""
+    refusal, or which of two refusals under the same rule is raised (``there is no seat``
+    and ``it is seat N's turn``, both HR-SEAT-3), cannot change an observation."""
     from horserace.corpus.observers import observe
 
     illegal = [fx for fx in corpus.fixtures if fx.kind == "illegal"]
@@ -190,3 +191,137 @@ def test_a_reading_equals_only_itself():
         assert (m.engine.earns_continuation != Hand.earns_continuation) is (
             m.engine.earns_continuation is not Hand.earns_continuation
         )
+
+
+def _no_tile_left_undrawable(engine: type[Hand]) -> bool:
+    """``end = len(boneyard) - undrawable`` and ``end if end > 0 else 0`` in ``Hand.__init__``
+    give the boneyard's length for every length a deal has (0 to 28) when ``undrawable``
+    is 0, whichever of ``+ - >> << | ^`` and ``> != >=`` (or ``> -1``) is written."""
+    u = engine._class_seams[2]
+    for n in range(len(tiles_of((1 << 28) - 1)) + 1):
+        ends = {n - u, n + u, n >> u, n << u, n | u, n ^ u}
+        if len(ends) != 1:
+            return False
+        end = ends.pop()
+        if {end if end > 0 else 0, end if end != 0 else 0, end if end >= 0 else 0, end if end > -1 else 0} != {n}:
+            return False
+    return True
+
+
+def test_the_engine_leaves_no_tile_of_the_boneyard_undrawable():
+    assert Hand.undrawable == 0 and _no_tile_left_undrawable(Hand)
+
+
+def test_the_undrawable_check_tells_a_house_rule_that_keeps_tiles_back():
+    assert not _no_tile_left_undrawable(MUTANTS["last-two-stay-in-boneyard"].engine)
+
+
+def _orders_as_identity(reading: Any, compare: Any) -> bool:
+    """``field is reading`` written ``compare(field, reading)`` (``<=``, ``>=``) gives the same
+    answer for every member of the field's enum (its readings are strings, ordered)."""
+    return all(bool(compare(m, reading)) is (m is reading) for m in type(reading))
+
+
+def test_a_two_way_reading_compared_by_order_is_its_identity():
+    """In ``Hand.__init__``, each of these two-member fields compared with ``<=`` or ``>=``
+    in place of ``is``: 'earned' and 'immediate' are the lesser reading of theirs, 'one',
+    'whole-hand' and 'end-turn' the greater."""
+    import operator
+
+    from horserace.engine.ruleset import (
+        BlockDetection,
+        BranchUse,
+        ContinuationWithoutTile,
+        DrawnTileScope,
+        OpeningContinuation,
+    )
+
+    assert _orders_as_identity(OpeningContinuation.EARNED, operator.le)
+    assert _orders_as_identity(BlockDetection.IMMEDIATE, operator.le)
+    assert _orders_as_identity(BranchUse.ONE, operator.ge)
+    assert _orders_as_identity(DrawnTileScope.WHOLE_HAND, operator.ge)
+    assert _orders_as_identity(ContinuationWithoutTile.END_TURN, operator.ge)
+    # It tells a comparison that is not: 'never' >= 'earned' and 'both' <= 'one' hold.
+    assert not _orders_as_identity(OpeningContinuation.EARNED, operator.ge)
+    assert not _orders_as_identity(BranchUse.ONE, operator.le)
+
+
+def _never_a_tile(sentinel: int) -> bool:
+    return all(t != sentinel for t in range(28)) and tiles_of((1 << 28) - 1) == list(range(28))
+
+
+def test_the_exempt_tile_sentinel_is_any_number_that_is_no_tile():
+    """``Hand._exempt`` is compared only with a tile index (``tile == self._exempt``), so
+    its start -1 written -2 (``~1``, ``- 2``) cannot change an answer; -0 would: it is
+    [0|0]."""
+    import inspect
+
+    source = inspect.getsource(Hand)
+    reads = [line.strip() for line in source.splitlines() if "_exempt" in line and "self._exempt =" not in line]
+    assert all("== self._exempt" in r or r.startswith(("self._exempt,", '"_exempt"', "Tile,")) for r in reads), reads
+    assert _never_a_tile(-1) and _never_a_tile(~1) and _never_a_tile(-2)
+    assert not _never_a_tile(-0)
+
+
+def test_the_engine_forces_no_reading():
+    """``if self.forced_readings:`` as ``if not ...`` in ``Hand.__init__``: the engine's
+    forced readings are empty, so the loop over them does nothing either way; a deviation
+    that forces one is told apart."""
+    assert dict(Hand.forced_readings) == {}
+    assert dict(MUTANTS["opener-denied-continuation"].engine.forced_readings) != {}
+
+
+def test_the_port_bits_are_disjoint():
+    """``_LA | _LB`` and ``_BA | _BB`` in ``Layout.normalise`` as ``+`` or ``^``: the two
+    bits of each pair are distinct powers of two, so or, sum and exclusive or agree; ``-``
+    does not (it is another mutant)."""
+    from horserace.engine import layout
+
+    for a, b in ((layout._LA, layout._LB), (layout._BA, layout._BB)):
+        assert a & b == 0 and a | b == a + b == a ^ b
+        assert a - b != a | b
+
+
+def test_a_tile_is_the_same_whichever_half_is_written_first_when_they_are_equal():
+    """``(a, b) if a <= b else (b, a)`` in ``tile()`` as ``a < b``: they differ only when
+    ``a == b``, where both orders are the same pair; ``a > b`` is told apart."""
+    for a in range(7):
+        for b in range(7):
+            assert ((a, b) if a <= b else (b, a)) == ((a, b) if a < b else (b, a))
+    assert any(((a, b) if a <= b else (b, a)) != ((a, b) if a > b else (b, a)) for a in range(7) for b in range(7))
+
+
+#: The tables of layout.py by the indices the engine can read: a set of pip values is a
+#: mask of 7 bits (below 128); a count never exceeds 168, the pips of the whole set.
+_READ = {"MASK_OF_VALUES": 128, "_VALUES_OF": 128, "CREDIT": 169, "POINTS": 169}
+
+
+def _tables_agree_where_read(m: cm.CodeMutant) -> bool:
+    mutated, pristine = cm._namespace("layout", cm.mutated_source(m)), cm._pristine("layout")
+    return all(tuple(mutated[t][:n]) == tuple(pristine[t][:n]) for t, n in _READ.items())
+
+
+def _table_mutants(line_start: str, operators: tuple[str, ...]) -> list[cm.CodeMutant]:
+    return [m for m in cm.enumerate_mutants("layout") if m.code.startswith(line_start) and m.operator in operators]
+
+
+def test_a_table_built_longer_or_shorter_agrees_where_the_engine_reads_it():
+    """``range(1 << (MAX_PIPS + 1))`` written ``1 << (MAX_PIPS << 1)``, ``2 << ...`` or
+    ``MAX_PIPS + 2`` (a table of 256 or 4,096 entries), and ``range(256)`` of CREDIT as 255
+    or 257: every entry the engine can read is as it was (a longer table adds entries past
+    them, a shorter CREDIT loses only count 255); ``b >> v & 1`` as ``b | v & 1`` is told
+    apart."""
+    picked = {
+        ("MASK_OF_VALUES", "core/ReplaceBinaryOperator_Add_LShift", 0),
+        ("MASK_OF_VALUES", "core/NumberReplacer", 0),
+        ("MASK_OF_VALUES", "core/NumberReplacer", 2),
+        ("tuple(v for v in range", "core/ReplaceBinaryOperator_Add_LShift", 1),
+        ("tuple(v for v in range", "core/NumberReplacer", 4),
+        ("tuple(v for v in range", "core/NumberReplacer", 6),
+        ("CREDIT: tuple", "core/NumberReplacer", 8),
+        ("CREDIT: tuple", "core/NumberReplacer", 9),
+    }
+    kept = [m for start, op, nth in picked for m in _table_mutants(start, (op,)) if m.nth == nth]
+    assert len(kept) == len(picked) and all(_tables_agree_where_read(m) for m in kept)
+    (other,) = _table_mutants("tuple(v for v in range", ("core/ReplaceBinaryOperator_RShift_BitOr",))
+    assert not _tables_agree_where_read(other)

@@ -4,7 +4,7 @@ every fixture fails, and the pages of a comparison of five implementations.
 
 The failing run is ``tests/conformance/fake_impl.py all-wrong``: every reading declared
 (so every fixture runs), the first number of every answer one too many and every illegal
-action accepted, so that each of the 208 fixtures fails with one difference, and every
+action accepted, so that each fixture of the corpus fails with one difference, and every
 failing section (its rule, why, differences, drawing where the layout bears on the
 difference) is on the page; its play fixtures fail by the seat of their first event, and
 draw no layout (whose turn it is is not the layout's).  Sizes are not timings: these are exact and the same on every machine.
