@@ -199,3 +199,23 @@ def left_running(pids: list[int], wait: float = 2) -> list[int]:
     while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if alive(pid)]
+
+
+def markdown_links(markdown: str) -> list[str]:
+    """Every link and image target of a CommonMark document with GitHub's tables, as
+    markdown-it-py parses it (inline links, reference links, autolinks, images)."""
+    from markdown_it import MarkdownIt
+
+    found: list[str] = []
+
+    def walk(tokens) -> None:
+        for token in tokens:
+            if token.type == "link_open":
+                found.append(str(token.attrGet("href")))
+            elif token.type == "image":
+                found.append(str(token.attrGet("src")))
+            if token.children:
+                walk(token.children)
+
+    walk(MarkdownIt("commonmark").enable("table").parse(markdown))
+    return found

@@ -6,28 +6,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from markdown_it import MarkdownIt
+from tests.helpers import markdown_links as links
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-
-
-def links(markdown: str) -> list[str]:
-    """Every link and image target of a CommonMark document with GitHub's tables, as
-    markdown-it-py parses it (inline links, reference links, autolinks, images)."""
-    found: list[str] = []
-
-    def walk(tokens) -> None:
-        for token in tokens:
-            if token.type == "link_open":
-                found.append(str(token.attrGet("href")))
-            elif token.type == "image":
-                found.append(str(token.attrGet("src")))
-            if token.children:
-                walk(token.children)
-
-    walk(MarkdownIt("commonmark").enable("table").parse(markdown))
-    return found
 
 
 def test_every_link_of_the_pypi_page_is_absolute_or_an_anchor():

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from horserace.site.catalogue import DOCUMENT_PAGES, GUIDES, make_catalogue
 from horserace.site.document_pages import guide_pages, guides
 from horserace.site.markdown import Markdown, slug
+from tests.helpers import markdown_links
 from tests.site.crawl import ids_of, links_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,23 +28,6 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "
 
 def _parse(markdown: str):
     return MarkdownIt("commonmark").enable("table").parse(markdown)
-
-
-def markdown_links(markdown: str) -> list[str]:
-    """Every link and image target of a document, as markdown-it-py parses it."""
-    found: list[str] = []
-
-    def walk(tokens) -> None:
-        for token in tokens:
-            if token.type == "link_open":
-                found.append(str(token.attrGet("href")))
-            elif token.type == "image":
-                found.append(str(token.attrGet("src")))
-            if token.children:
-                walk(token.children)
-
-    walk(_parse(markdown))
-    return found
 
 
 def anchors(markdown: str) -> set[str]:
