@@ -58,7 +58,7 @@ import yaml
 
 from horserace._files import atomic_write
 from horserace.conformance.runner import Options, Outcome, Worker
-from horserace.conformance.scope import Targets
+from horserace.conformance.scope import Scope, Targets
 from horserace.conformance.supervisor import Supervisor
 from horserace.corpus.attribution import OVERLAPS, Cause, cause_of, place_of
 from horserace.corpus.compare import Difference
@@ -910,6 +910,30 @@ class _Range:
         return Shard(self.first, seeds, seconds, self.findings, self.tried, unsupported, groups, self.halted())
 
 
+def _declared_plan(plan: Plan, hello: dict[str, Any], scope: Scope) -> tuple[Plan, tuple[str, ...]]:
+    """The plan cut to what the implementation's hello declares (kinds, tables; its
+    rulesets checked against its readings and targets), and the kinds asked for that it
+    does not take; an :class:`ImplementationUnusable` when nothing of the plan is left."""
+    _check_rulesets(plan, dict(scope.readings), scope.targets)
+    supported = set(hello.get("kinds", []))
+    kinds = tuple(k for k in plan.kinds if fixture_kind(k) in supported)
+    unsupported = tuple(k for k in plan.kinds if k not in kinds)
+    if not kinds:
+        raise ImplementationUnusable(
+            f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
+            f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
+        )
+    seatings = plan.seatings
+    if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
+        seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
+        if not seatings:
+            raise ImplementationUnusable(
+                f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
+                f"({', '.join(s.label for s in plan.seatings)})"
+            )
+    return Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids), unsupported
+
+
 def fuzz_range(
     argv: Sequence[str],
     first: int,
@@ -941,24 +965,7 @@ def fuzz_range(
     try:
         hello, scope = worker.declared()
         declared = dict(scope.readings)
-        _check_rulesets(plan, declared, scope.targets)
-        supported = set(hello.get("kinds", []))
-        kinds = tuple(k for k in plan.kinds if fixture_kind(k) in supported)
-        unsupported = tuple(k for k in plan.kinds if k not in kinds)
-        if not kinds:
-            raise ImplementationUnusable(
-                f"the implementation supports none of the kinds asked for ({', '.join(plan.kinds)}); "
-                f"its hello lists {', '.join(sorted(supported)) or 'no kind'}"
-            )
-        seatings = plan.seatings
-        if scope.seatings is not None:  # protocol 1.2: only the tables the implementation plays
-            seatings = tuple(s for s in seatings if _seating_name(s) in scope.seatings)
-            if not seatings:
-                raise ImplementationUnusable(
-                    f"the implementation plays {scope.seatings_text()}, none of the tables asked for "
-                    f"({', '.join(s.label for s in plan.seatings)})"
-                )
-        plan = Plan(kinds, seatings, plan.rulesets, plan.strict_rule_ids)
+        plan, unsupported = _declared_plan(plan, hello, scope)
         state = _Range(
             worker,
             plan,

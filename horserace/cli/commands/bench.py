@@ -129,10 +129,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from horserace.quality import bench  # the corpus and the runner: not for the other commands
 
-    if args.hands < 0 or args.repeat < 1 or args.soak < 0:
-        raise UsageError("--repeat must be at least 1, --hands and --soak at least 0")
-    if args.fuzz_seeds < 1 or args.fuzz_mix_seeds < 1:
-        raise UsageError("--fuzz-seeds and --fuzz-mix-seeds must be at least 1")
+    _check(args)
     bar = progress(sys.stderr.isatty())
     ruleset = ruleset_from(args)
     figures = bench.measure_play(args.hands, args.repeat, args.seed, bar, ruleset=ruleset) if args.hands else []
@@ -146,22 +143,10 @@ def run(args: argparse.Namespace) -> int:
         if args.fuzz
         else None
     )
-    impact_result = None
-    if args.impact:
-        if args.impact_matches < 2:
-            raise UsageError("--impact-matches must be at least 2")
-        impact_result = bench.measure_impact(args.impact_matches, repeats=args.repeat, progress=bar)
-    cluster_result = None
-    if args.cluster:
-        if args.cluster_seeds < 1:
-            raise UsageError("--cluster-seeds must be at least 1")
-        require_cluster_extra()
-        from horserace.cluster import bench as cluster_bench
-        from horserace.cluster.connect import parse
-
-        for spec in args.cluster:
-            parse(spec)  # a malformed address is told before anything starts
-        cluster_result = [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
+    impact_result = (
+        bench.measure_impact(args.impact_matches, repeats=args.repeat, progress=bar) if args.impact else None
+    )
+    cluster_result = _on_clusters(args, bar) if args.cluster else None
     clear_progress(bar)
     result = bench.report(
         figures, soak_result, corpus_result, conformance_result, plugin_result, perft_result, fuzz_result=fuzz_result
@@ -170,10 +155,44 @@ def run(args: argparse.Namespace) -> int:
         result["cluster"] = cluster_result
     if impact_result is not None:
         result["impact"] = impact_result
-    text = bench.format_text(result) if args.format == "text" else ""
-    if impact_result is not None and args.format == "text":
-        text = "\n".join(t for t in (text, bench.format_impact(impact_result)) if t)
-    if cluster_result is not None and args.format == "text":
-        text = "\n".join(t for t in (text, cluster_bench.format_text(cluster_result)) if t)
-    print(json.dumps(result, indent=2) if args.format == "json" else text)
+    print(json.dumps(result, indent=2) if args.format == "json" else _text(result, impact_result, cluster_result))
     return ExitCode.OK
+
+
+def _check(args: argparse.Namespace) -> None:
+    """The usage errors of bench's counts, told before anything is measured."""
+    if args.hands < 0 or args.repeat < 1 or args.soak < 0:
+        raise UsageError("--repeat must be at least 1, --hands and --soak at least 0")
+    if args.fuzz_seeds < 1 or args.fuzz_mix_seeds < 1:
+        raise UsageError("--fuzz-seeds and --fuzz-mix-seeds must be at least 1")
+    if args.impact and args.impact_matches < 2:
+        raise UsageError("--impact-matches must be at least 2")
+    if args.cluster:
+        if args.cluster_seeds < 1:
+            raise UsageError("--cluster-seeds must be at least 1")
+        require_cluster_extra()
+        from horserace.cluster.connect import parse
+
+        for spec in args.cluster:
+            parse(spec)  # a malformed address is told before anything starts
+
+
+def _on_clusters(args: argparse.Namespace, bar) -> list:
+    """The figures of each ``--cluster``."""
+    from horserace.cluster import bench as cluster_bench
+
+    return [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
+
+
+def _text(result: dict, impact_result: dict | None, cluster_result: list | None) -> str:
+    """The figures as text: the one process's, then the impact study's, then the clusters'."""
+    from horserace.quality import bench
+
+    parts = [bench.format_text(result)]
+    if impact_result is not None:
+        parts.append(bench.format_impact(impact_result))
+    if cluster_result is not None:
+        from horserace.cluster import bench as cluster_bench
+
+        parts.append(cluster_bench.format_text(cluster_result))
+    return "\n".join(t for t in parts if t)

@@ -102,49 +102,73 @@ def run(args: argparse.Namespace) -> int:
     if code_only:
         raise UsageError(f"horserace: {', '.join(code_only)} go with --code")
     from horserace.engine.ruleset import CANONICAL
-    from horserace.quality.mutants import MUTANTS, judge_all
-    from horserace.reports.command_text import mutants_text
+    from horserace.quality.mutants import MUTANTS
+
+    names = _names(args)
+    if args.list:
+        return _list([MUTANTS[name] for name in names], args.format)
+    corpus = load_corpus(args.paths)
+    if corpus.errors:
+        return print_load_errors(corpus, args.format)
+    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
+    chosen = [MUTANTS[name] for name in names]
+    verdicts, ran, stopped = _judged(args, chosen, fixtures)
+    return _said(args, verdicts, ran, stopped, len(fixtures), len(chosen))
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    """The deviations asked for (``--only``, ``--family``); a mistyped name is a usage
+    error, with the close ones."""
+    from horserace.quality.mutants import MUTANTS
 
     unknown = [name for name in args.only or () if name not in MUTANTS]
     if unknown:
         hints = [f"{name}: {did_you_mean(close)}" for name in unknown if (close := close_to(name, MUTANTS))]
         hint = f" ({'; '.join(hints)})" if hints else ""
         raise UsageError(f"horserace: unknown mutant(s) {', '.join(unknown)}{hint}; see 'horserace mutants --list'")
-    names = [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
-    if args.list:
-        listed = [MUTANTS[name] for name in names]
-        if args.format == "json":
-            fields = ("name", "rule", "family", "description", "source")
-            write_out(json.dumps({"mutants": [{f: getattr(m, f) for f in fields} for m in listed]}, indent=2))
-        else:
-            for m in listed:
-                write_out(f"{m.name:<32} {m.rule:<12} {m.family:<11} {m.description}\n{'':<57}source: {m.source}")
-        return ExitCode.OK
-    corpus = load_corpus(args.paths)
-    if corpus.errors:
-        return print_load_errors(corpus, args.format)
-    fixtures = [fx for fx in corpus.fixtures if fx.applies_under(CANONICAL)]
-    chosen = [MUTANTS[name] for name in names]
-    ran = None
-    stopped = None
-    if args.cluster is not None:
-        require_cluster_extra()
-        from horserace.cluster.connect import connected, parse
-        from horserace.cluster.mutants import mutants_on
+    return [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
 
-        parse(args.cluster)  # a malformed address is told before anything starts
-        with unwound_by_signals(), connected(args.cluster) as client:
-            verdicts, ran, stopped = mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
+
+def _list(listed: list, fmt: str) -> int:
+    """``--list``: each deviation, its rule, family, description and source."""
+    if fmt == "json":
+        fields = ("name", "rule", "family", "description", "source")
+        write_out(json.dumps({"mutants": [{f: getattr(m, f) for f in fields} for m in listed]}, indent=2))
     else:
+        for m in listed:
+            write_out(f"{m.name:<32} {m.rule:<12} {m.family:<11} {m.description}\n{'':<57}source: {m.source}")
+    return ExitCode.OK
+
+
+def _judged(args: argparse.Namespace, chosen: list, fixtures: list):
+    """The verdicts (here, on ``--jobs`` processes, or on ``--cluster``), what ran on a
+    cluster, and the signal that stopped the judging, if one did."""
+    from horserace.quality.mutants import judge_all
+
+    if args.cluster is None:
         with unwound_by_signals():
             jobs = args.jobs if args.jobs is not None else 1 if args.in_process else 2
             verdicts, stopped = judge_all(chosen, fixtures, in_process=args.in_process, jobs=jobs)
+        return verdicts, None, stopped
+    require_cluster_extra()
+    from horserace.cluster.connect import connected, parse
+    from horserace.cluster.mutants import mutants_on
+
+    parse(args.cluster)  # a malformed address is told before anything starts
+    with unwound_by_signals(), connected(args.cluster) as client:
+        return mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
+
+
+def _said(args: argparse.Namespace, verdicts: list, ran, stopped, fixtures: int, chosen: int) -> int:
+    """The verdicts as text or JSON (what ran on a cluster too); the exit code."""
+    from horserace.reports.command_text import mutants_text
+
     survivors = [v for v in verdicts if not v.killed]
     if args.format == "json":
         write_out(
             json.dumps(
                 {
-                    "fixtures": len(fixtures),
+                    "fixtures": fixtures,
                     "mutants": [v.to_dict() for v in verdicts],
                     "survivors": [v.mutant.name for v in survivors],
                 }
@@ -153,10 +177,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     else:
-        write_out(mutants_text(verdicts, len(fixtures)) + (f"\n{ran.text()}" if ran is not None else ""))
+        write_out(mutants_text(verdicts, fixtures) + (f"\n{ran.text()}" if ran is not None else ""))
     if stopped is not None:
         return said_stopped(
-            stopped, f"the verdicts above are those of the {len(verdicts)} of {len(chosen)} mutants judged before"
+            stopped, f"the verdicts above are those of the {len(verdicts)} of {chosen} mutants judged before"
         )
     return ExitCode.FAILURES if survivors else ExitCode.OK
 
@@ -192,6 +216,7 @@ def _run_code(args: argparse.Namespace) -> int:
     ran = None
     try:
         if args.cluster is not None:
+            require_cluster_extra()
             from horserace.cluster.code_mutants import code_mutants_on
             from horserace.cluster.connect import connected, parse
 
