@@ -279,6 +279,10 @@ def run_tasks(
         if flying:  # a task cancelled while it runs goes on in its worker: its implementation is ended
             with contextlib.suppress(Exception):
                 client.run(_end_implementations, wait=True, on_error="return")
+        # No future outlives the campaign in this frame, which the exception of a stop
+        # keeps (a caller holds it): the scheduler forgets a task once no future wants it.
+        flying.clear()
+        ready = set()
     return cast("list[R]", results), ran  # every task finished: none is left None
 
 

@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p,
         "mutants judged at once, each in a worker process of its own (1: in this process); "
         "the verdicts are the same, in the same order, for every N; with --in-process the default is 1 "
-        "(a worker's start costs more than judging there)",
+        "(a worker's start costs more than judging there); with --code, 2 worker processes",
         default=2,
     )
     p.set_defaults(jobs=None)  # not given: 2, or 1 with --in-process
@@ -228,7 +228,7 @@ def _run_code(args: argparse.Namespace) -> int:
                 )
         else:
             with unwound_by_signals():
-                campaign = run_campaign(mutants, fixtures, enumerated=enumerated, jobs=args.jobs, full=full, done=tick)
+                campaign = run_campaign(mutants, fixtures, enumerated=enumerated, jobs=args.jobs or 2, full=full, done=tick)
     finally:
         clear_progress(bar)
     result = summary(campaign, triage, whole=args.sample is None)
