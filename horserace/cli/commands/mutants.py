@@ -228,7 +228,9 @@ def _run_code(args: argparse.Namespace) -> int:
                 )
         else:
             with unwound_by_signals():
-                campaign = run_campaign(mutants, fixtures, enumerated=enumerated, jobs=args.jobs or 2, full=full, done=tick)
+                campaign = run_campaign(
+                    mutants, fixtures, enumerated=enumerated, jobs=args.jobs or 2, full=full, done=tick
+                )
     finally:
         clear_progress(bar)
     result = summary(campaign, triage, whole=args.sample is None)
