@@ -37,11 +37,6 @@ EXCEPTIONS = {
         [
             "horserace/cli/commands/bench.py run",
             "horserace/cli/commands/mutants.py run",
-            "horserace/quality/code_mutants.py _translate",
-            "horserace/quality/code_mutants.py _patch_class",
-            "horserace/quality/code_mutants.py _patch",
-            "horserace/quality/code_mutants.py supervised",
-            "horserace/quality/code_mutants.py summary",
             "horserace/quality/fuzz.py fuzz_range",
         ],
         "written or rewritten beside the round that split the others (the session, the cluster's stops, "
