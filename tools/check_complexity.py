@@ -33,16 +33,6 @@ EXCEPTIONS = {
         "the code-mutation triage (horserace/quality/mutation_triage.yaml) keys each survivor by its function: "
         "split with the triage brought up to the split",
     ),
-    **dict.fromkeys(
-        [
-            "horserace/quality/code_mutants.py _translate",
-            "horserace/quality/code_mutants.py _patch_class",
-            "horserace/quality/code_mutants.py _patch",
-            "horserace/quality/code_mutants.py supervised",
-            "horserace/quality/code_mutants.py summary",
-        ],
-        "the code-mutation runner, written beside the round that split the others: the next to split",
-    ),
 }
 
 

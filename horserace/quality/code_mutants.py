@@ -411,16 +411,34 @@ def _translate(v: Any, home: str, live: ModuleType, fresh_fns: dict[str, Any]) -
     if v is None or (isinstance(v, (bool, int, float, complex, str, bytes)) and not isinstance(v, Enum)):
         return v
     if isinstance(v, Enum):
-        if type(v).__module__ == home:
-            return getattr(_live_attr(live, type(v).__qualname__), v.name)
-        return v
-    if isinstance(v, (tuple, list, set, frozenset)):
-        items = [_translate(x, home, live, fresh_fns) for x in v]
-        if isinstance(v, tuple) and hasattr(v, "_fields"):
-            return _live_attr(live, type(v).__qualname__)(*items) if type(v).__module__ == home else type(v)(*items)
-        return type(v)(items)
+        return getattr(_live_attr(live, type(v).__qualname__), v.name) if type(v).__module__ == home else v
+    if isinstance(v, (tuple, list, set, frozenset, dict)):
+        return _translate_container(v, home, live, fresh_fns)
+    if isinstance(v, (type, FunctionType, staticmethod, classmethod, property)):
+        return _translate_definition(v, home, live, fresh_fns)
+    if is_dataclass(v) and type(v).__module__ == home:
+        cls = _live_attr(live, type(v).__qualname__)
+        obj = object.__new__(cls)
+        for f in fields(v):
+            object.__setattr__(obj, f.name, _translate(getattr(v, f.name), home, live, fresh_fns))
+        return obj
+    if type(v).__module__ == home:
+        raise NotApplied(f"a value of {type(v).__qualname__}")
+    return v
+
+
+def _translate_container(v: Any, home: str, live: ModuleType, fresh_fns: dict[str, Any]) -> Any:
+    """A tuple (a named one too), list, set, frozenset or dict, its items translated."""
     if isinstance(v, dict):
         return {_translate(k, home, live, fresh_fns): _translate(x, home, live, fresh_fns) for k, x in v.items()}
+    items = [_translate(x, home, live, fresh_fns) for x in v]
+    if isinstance(v, tuple) and hasattr(v, "_fields"):
+        return _live_attr(live, type(v).__qualname__)(*items) if type(v).__module__ == home else type(v)(*items)
+    return type(v)(items)
+
+
+def _translate_definition(v: Any, home: str, live: ModuleType, fresh_fns: dict[str, Any]) -> Any:
+    """A class, function, static or class method or property: the live one of that name."""
     if isinstance(v, type):
         return _live_attr(live, v.__qualname__) if v.__module__ == home else v
     if isinstance(v, FunctionType):
@@ -432,18 +450,8 @@ def _translate(v: Any, home: str, live: ModuleType, fresh_fns: dict[str, Any]) -
         return target
     if isinstance(v, (staticmethod, classmethod)):
         return type(v)(_translate(v.__func__, home, live, fresh_fns))
-    if isinstance(v, property):
-        t = [None if f is None else _translate(f, home, live, fresh_fns) for f in (v.fget, v.fset, v.fdel)]
-        return property(t[0], t[1], t[2], v.__doc__)
-    if is_dataclass(v) and type(v).__module__ == home:
-        cls = _live_attr(live, type(v).__qualname__)
-        obj = object.__new__(cls)
-        for f in fields(v):
-            object.__setattr__(obj, f.name, _translate(getattr(v, f.name), home, live, fresh_fns))
-        return obj
-    if type(v).__module__ == home:
-        raise NotApplied(f"a value of {type(v).__qualname__}")
-    return v
+    t = [None if f is None else _translate(f, home, live, fresh_fns) for f in (v.fget, v.fset, v.fdel)]
+    return property(t[0], t[1], t[2], v.__doc__)
 
 
 def _live_attr(live: ModuleType, qualname: str) -> Any:
@@ -490,6 +498,9 @@ class _NS:
 _SKIP = frozenset({"__builtins__", "__doc__", "__annotations__", "__dict__", "__weakref__", _TESTING_NAME})
 
 
+_CLASS_BOOKKEEPING = frozenset({"__slots__", "__module__", "__qualname__", "__parameters__", "__orig_bases__"})
+
+
 def _patch_class(
     patches: _Patches, live_cls: type, o: type, m: type, home: str, live: ModuleType, fresh: dict[str, Any]
 ) -> None:
@@ -501,30 +512,45 @@ def _patch_class(
         return
     od, md = vars(o), vars(m)
     for name in dict.fromkeys([*od, *md]):
-        if name in _SKIP or name in ("__slots__", "__module__", "__qualname__", "__parameters__", "__orig_bases__"):
+        if name in _SKIP or name in _CLASS_BOOKKEEPING:
             continue
         ov, mv = od.get(name, _MISSING), md.get(name, _MISSING)
         if name == "__dataclass_fields__" and ov is not _MISSING and mv is not _MISSING:
-            for fname, of in ov.items():
-                mf = mv.get(fname)
-                if mf is None or _key(of.default, home) != _key(mf.default, home):
-                    if mf is None:
-                        raise NotApplied(f"the fields of {o.__qualname__}")
-                    patches.set(vars(live_cls)[name][fname], "default", _translate(mf.default, home, live, fresh))
-            continue
-        if isinstance(ov, type) and isinstance(mv, type) and ov.__qualname__ == mv.__qualname__:
+            _patch_field_defaults(patches, vars(live_cls)[name], o, ov, mv, home, live, fresh)
+        elif isinstance(ov, type) and isinstance(mv, type) and ov.__qualname__ == mv.__qualname__:
             _patch_class(patches, getattr(live_cls, name), ov, mv, home, live, fresh)
-            continue
-        if isinstance(ov, FunctionType) or isinstance(mv, FunctionType):
-            pass  # the functions' code is put in by _patch_functions; the binding here
-        if _key(ov, home) == _key(mv, home) if ov is not _MISSING and mv is not _MISSING else ov is mv:
-            continue
-        if _same_binding(ov, mv, home):
-            continue  # a method whose code or defaults differ: patched in the function itself
-        if mv is _MISSING:
-            patches.delete(live_cls, name)
-        else:
-            patches.set(live_cls, name, _translate(mv, home, live, fresh))
+        elif not _unchanged(ov, mv, home):
+            # a method whose code or defaults differ is patched in the function itself
+            if mv is _MISSING:
+                patches.delete(live_cls, name)
+            else:
+                patches.set(live_cls, name, _translate(mv, home, live, fresh))
+
+
+def _patch_field_defaults(
+    patches: _Patches,
+    live_fields: dict[str, Any],
+    o: type,
+    ov: dict[str, Any],
+    mv: dict[str, Any],
+    home: str,
+    live: ModuleType,
+    fresh: dict[str, Any],
+) -> None:
+    """A dataclass's changed field defaults, put on the live class's fields."""
+    for fname, of in ov.items():
+        mf = mv.get(fname)
+        if mf is None:
+            raise NotApplied(f"the fields of {o.__qualname__}")
+        if _key(of.default, home) != _key(mf.default, home):
+            patches.set(live_fields[fname], "default", _translate(mf.default, home, live, fresh))
+
+
+def _unchanged(ov: Any, mv: Any, home: str) -> bool:
+    """A class attribute the same in both (or the same binding of a function whose code may differ)."""
+    if _key(ov, home) == _key(mv, home) if ov is not _MISSING and mv is not _MISSING else ov is mv:
+        return True
+    return _same_binding(ov, mv, home)
 
 
 def _same_binding(ov: Any, mv: Any, home: str) -> bool:
@@ -550,23 +576,7 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
     home = f"horserace.engine.{module}"
     ons, live = _pristine(module), _live_module(module)
     before = len(patches._undo)
-    # Functions: code and defaults, by qualified name.
-    ofns, mfns = _all_functions(_NS(ons), home), _all_functions(_NS(mns), home)
-    lfns = _all_functions(live, home)
-    for qn in dict.fromkeys([*ofns, *mfns]):
-        of, mf, lf = ofns.get(qn), mfns.get(qn), lfns.get(qn)
-        if of is None or mf is None or lf is None:
-            continue  # a function bound otherwise (a decorator removed): the binding is patched below
-        owner = live.__dict__.get(qn.split(".")[0])
-        if owner is not None and (of.__code__ != mf.__code__ or of.__defaults__ != mf.__defaults__):
-            patches.touched.add(id(owner))  # a method's class: a value built from the class
-        if of.__code__ != mf.__code__:
-            if len(mf.__code__.co_freevars) != len(lf.__code__.co_freevars):
-                raise NotApplied(f"the closure of {qn}")
-            patches.set(lf, "__code__", mf.__code__)
-        for attr in ("__defaults__", "__kwdefaults__"):
-            if _key(getattr(of, attr), home) != _key(getattr(mf, attr), home):
-                patches.set(lf, attr, _translate(getattr(mf, attr), home, live, mns))
+    _patch_functions(patches, home, ons, mns, live)
     # Classes and module-level values.
     for name in dict.fromkeys([*ons, *mns]):
         if name in _SKIP:
@@ -586,6 +596,26 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
             raise NotApplied(f"{name} removed")
         _replace(patches, live, name, _translate(mv, home, live, mns))
     return len(patches._undo) > before
+
+
+def _patch_functions(patches: _Patches, home: str, ons: dict[str, Any], mns: dict[str, Any], live: ModuleType) -> None:
+    """Functions: code and defaults, by qualified name."""
+    ofns, mfns = _all_functions(_NS(ons), home), _all_functions(_NS(mns), home)
+    lfns = _all_functions(live, home)
+    for qn in dict.fromkeys([*ofns, *mfns]):
+        of, mf, lf = ofns.get(qn), mfns.get(qn), lfns.get(qn)
+        if of is None or mf is None or lf is None:
+            continue  # a function bound otherwise (a decorator removed): the binding is patched below
+        owner = live.__dict__.get(qn.split(".")[0])
+        if owner is not None and (of.__code__ != mf.__code__ or of.__defaults__ != mf.__defaults__):
+            patches.touched.add(id(owner))  # a method's class: a value built from the class
+        if of.__code__ != mf.__code__:
+            if len(mf.__code__.co_freevars) != len(lf.__code__.co_freevars):
+                raise NotApplied(f"the closure of {qn}")
+            patches.set(lf, "__code__", mf.__code__)
+        for attr in ("__defaults__", "__kwdefaults__"):
+            if _key(getattr(of, attr), home) != _key(getattr(mf, attr), home):
+                patches.set(lf, attr, _translate(getattr(mf, attr), home, live, mns))
 
 
 def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
@@ -1085,38 +1115,52 @@ def supervised(
     try:
         workers = [_Worker(fixtures, coverage, full, bound) for _ in range(max(1, min(jobs, len(mutants))))]
         while todo or any(w.busy for w in workers):
-            for w in workers:
-                if w.busy is None and todo:
-                    i = todo.pop()
-                    w.send(i, mutants[i], time.monotonic() + bound + _GRACE)
-            busy = [w for w in workers if w.busy]
+            busy = _dispatch(workers, todo, mutants, bound)
             wait_for = max(0.0, min(w.busy[1] for w in busy if w.busy) - time.monotonic())
             ready = wait([w.conn for w in busy], timeout=wait_for)
             for k, w in enumerate(workers):
                 if w.busy is None:
                     continue
-                i, deadline = w.busy
-                if w.conn in ready:
-                    try:
-                        outcome = w.conn.recv()
-                    except (EOFError, OSError):
-                        outcome = None
-                    if outcome is not None:
-                        w.busy = None
-                        finish(i, outcome)
-                        continue
-                    note = "its worker died (killed)"
-                elif time.monotonic() >= deadline:
-                    note = f"ran past {bound:g} s in C code: its worker was killed"
-                else:
-                    continue
-                w.end()
-                workers[k] = _Worker(fixtures, coverage, full, bound)
-                finish(i, Outcome(mutants[i], "killed", ("timeout" if "ran past" in note else "crash",), note=note))
+                i = w.busy[0]
+                heard = _heard(w, ready, bound)
+                if isinstance(heard, Outcome):
+                    w.busy = None
+                    finish(i, heard)
+                elif heard is not None:
+                    w.end()
+                    workers[k] = _Worker(fixtures, coverage, full, bound)
+                    finish(
+                        i, Outcome(mutants[i], "killed", ("timeout" if "ran past" in heard else "crash",), note=heard)
+                    )
     finally:
         for w in workers:
             w.end()
     return [o for o in results if o is not None]
+
+
+def _dispatch(workers: list[_Worker], todo: list[int], mutants: Sequence[CodeMutant], bound: float) -> list[_Worker]:
+    """The next mutants of ``todo`` (taken from its end) sent to the idle workers; the busy workers."""
+    for w in workers:
+        if w.busy is None and todo:
+            i = todo.pop()
+            w.send(i, mutants[i], time.monotonic() + bound + _GRACE)
+    return [w for w in workers if w.busy]
+
+
+def _heard(w: _Worker, ready: Sequence[Any], bound: float) -> Outcome | str | None:
+    """What a busy worker has to say: its mutant's outcome; why it must be killed and
+    replaced (it died, or ran past its deadline); or nothing yet (None)."""
+    assert w.busy is not None
+    deadline = w.busy[1]
+    if w.conn in ready:
+        try:
+            outcome: Outcome | None = w.conn.recv()
+        except (EOFError, OSError):
+            outcome = None
+        return outcome if outcome is not None else "its worker died (killed)"
+    if time.monotonic() >= deadline:
+        return f"ran past {bound:g} s in C code: its worker was killed"
+    return None
 
 
 # ---------------------------------------------------------------------- the triage
@@ -1163,30 +1207,9 @@ def summary(campaign: Campaign, triage: dict[str, dict[str, Any]], *, whole: boo
     verdict and diff, and the triage entries this campaign shows stale (every entry for
     the modules asked, when ``whole``: the campaign was not a sample)."""
     o = campaign.outcomes
-    killed = [x for x in o if x.status == "killed"]
     survived = [x for x in o if x.status == "survived"]
     verdict = {x.mutant.key: triage.get(x.mutant.key, {}).get("verdict") for x in survived}
-    equivalent = [x for x in survived if verdict[x.mutant.key] == "equivalent"]
     reach = [x for x in survived if verdict[x.mutant.key] == "out-of-reach"]
-    untriaged = [x for x in survived if verdict[x.mutant.key] in (None, "open", "killed-by")]
-    judged = len(killed) + len(survived)
-    non_equivalent = judged - len(equivalent)
-    stale: list[dict[str, Any]] = []
-    by_key = {x.mutant.key: x for x in o}
-    for key, entry in triage.items():
-        x = by_key.get(key)
-        if x is None:
-            if whole and entry["module"] in {y.mutant.module for y in o}:
-                stale.append({"entry": key, "why": "no such mutant in the campaign"})
-            continue
-        if x.status == "killed" and entry["verdict"] != "killed-by":
-            stale.append({"entry": key, "why": f"now killed by {', '.join(x.killers[:3])}: say killed-by"})
-        elif x.status == "killed" and str(entry.get("fixture")) not in x.killers:
-            stale.append(
-                {"entry": key, "why": f"killed, but not by {entry.get('fixture')} ({', '.join(x.killers[:3])})"}
-            )
-        elif x.status == "survived" and entry["verdict"] == "killed-by":
-            stale.append({"entry": key, "why": f"survives: {entry.get('fixture')} does not kill it"})
     not_applied = [x for x in o if x.status == "not-applied"]
     return {
         "operators": "cosmic-ray core operators",
@@ -1194,26 +1217,68 @@ def summary(campaign: Campaign, triage: dict[str, dict[str, Any]], *, whole: boo
         "enumerated": campaign.enumerated,
         "fixtures": campaign.fixtures,
         "seconds": round(campaign.seconds, 1),
-        "covered": {
-            "judged": judged,
-            "killed": len(killed),
-            "survived": len(survived),
-            "equivalent": len(equivalent),
-            "out_of_reach": len(reach),
-            "untriaged": len(untriaged),
-            "score": round(len(killed) / non_equivalent, 4) if non_equivalent else None,
-        },
+        "covered": _covered(o, verdict),
         "not_run": len([x for x in o if x.status == "not-run"]),
         "same_definitions": len([x for x in o if x.status == "equivalent"]),
         "not_applied": len(not_applied),
         "out_of_reach_share": round(len(reach) / len(o), 4) if o else 0.0,
-        "survivors": [
-            x.to_dict()
-            | {"verdict": verdict[x.mutant.key] or "untriaged", "diff": diff_of(x.mutant)}
-            | {k: v for k, v in triage.get(x.mutant.key, {}).items() if k in ("check", "why", "fixture")}
-            for x in survived
-        ],
+        "survivors": [_survivor(x, verdict[x.mutant.key], triage) for x in survived],
         "not_run_mutants": [x.to_dict() for x in o if x.status == "not-run"],
         "not_applied_mutants": [x.to_dict() for x in not_applied],
-        "stale": stale,
+        "stale": _stale(o, triage, whole=whole),
     }
+
+
+def _survivor(x: Outcome, verdict: str | None, triage: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A survivor as the report shows it: its outcome, verdict, diff and the triage's words."""
+    words = {k: v for k, v in triage.get(x.mutant.key, {}).items() if k in ("check", "why", "fixture")}
+    return x.to_dict() | {"verdict": verdict or "untriaged", "diff": diff_of(x.mutant)} | words
+
+
+def _covered(o: Sequence[Outcome], verdict: dict[str, str | None]) -> dict[str, Any]:
+    """The score on the lines the corpus runs: killed of the judged, less the equivalent."""
+    killed = [x for x in o if x.status == "killed"]
+    survived = [x for x in o if x.status == "survived"]
+    equivalent = [x for x in survived if verdict[x.mutant.key] == "equivalent"]
+    judged = len(killed) + len(survived)
+    non_equivalent = judged - len(equivalent)
+    return {
+        "judged": judged,
+        "killed": len(killed),
+        "survived": len(survived),
+        "equivalent": len(equivalent),
+        "out_of_reach": len([x for x in survived if verdict[x.mutant.key] == "out-of-reach"]),
+        "untriaged": len([x for x in survived if verdict[x.mutant.key] in (None, "open", "killed-by")]),
+        "score": round(len(killed) / non_equivalent, 4) if non_equivalent else None,
+    }
+
+
+def _stale(o: Sequence[Outcome], triage: dict[str, dict[str, Any]], *, whole: bool) -> list[dict[str, Any]]:
+    """The triage entries this campaign shows stale (every entry for the modules asked,
+    when ``whole``), each with why."""
+    stale: list[dict[str, Any]] = []
+    by_key = {x.mutant.key: x for x in o}
+    modules = {y.mutant.module for y in o}
+    for key, entry in triage.items():
+        x = by_key.get(key)
+        why = (
+            _stale_why(x, entry)
+            if x is not None
+            else "no such mutant in the campaign"
+            if whole and entry["module"] in modules
+            else None
+        )
+        if why is not None:
+            stale.append({"entry": key, "why": why})
+    return stale
+
+
+def _stale_why(x: Outcome, entry: dict[str, Any]) -> str | None:
+    """Why a triage entry disagrees with its mutant's outcome, or None."""
+    if x.status == "killed" and entry["verdict"] != "killed-by":
+        return f"now killed by {', '.join(x.killers[:3])}: say killed-by"
+    if x.status == "killed" and str(entry.get("fixture")) not in x.killers:
+        return f"killed, but not by {entry.get('fixture')} ({', '.join(x.killers[:3])})"
+    if x.status == "survived" and entry["verdict"] == "killed-by":
+        return f"survives: {entry.get('fixture')} does not kill it"
+    return None

@@ -50,7 +50,7 @@ def test_each_implementation_gets_its_folder_and_the_page_compares_them(tmp_path
     assert lines[4].startswith(f"badge: {out / 'ref-1.0' / 'badge.svg'} (Horse Race ")
     assert lines[5].startswith(f"badge: {out / 'broken-0.9_dev' / 'badge.svg'} (Horse Race ")
     # One badge line per implementation, then once how to embed one, then the shields.io note.
-    assert lines[6].startswith("  embed one as Markdown, ![Horse Race 30/30, 30 selected of 210](")
+    assert lines[6].startswith("  embed one as Markdown, ![Horse Race 30/30, 30 selected of 213](")
     assert f"({out / 'ref-1.0' / 'badge.svg'}), or as HTML, <img src=" in lines[6]
     assert lines[7:] == [SHIELDS_NOTE]
     page = (out / "index.html").read_text()

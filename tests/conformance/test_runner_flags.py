@@ -106,13 +106,13 @@ def test_list_says_what_would_run_and_why_the_others_are_skipped(capsys):
     assert skips and runs and all("(holds only under " in line for line in skips)
     assert (
         lines[-1]
-        == f"{len(runs)} would run, {len(skips)} would be skipped, {210 - len(runs) - len(skips)} deselected (of 210 fixtures)"
+        == f"{len(runs)} would run, {len(skips)} would be skipped, {213 - len(runs) - len(skips)} deselected (of 213 fixtures)"
     )
     assert main(["conform", "--list", "--impl", limited, "--format", "json"]) == ExitCode.OK
     said = json.loads(capsys.readouterr().out)
     (one,) = said["implementations"]
-    assert one["implementation"]["name"] == "horserace-reference" and said["of"] == said["selected"] == 210
-    assert one["run"] + one["skip"] == 210 and one["skip"] == sum(1 for f in one["fixtures"] if "skip" in f) > 0
+    assert one["implementation"]["name"] == "horserace-reference" and said["of"] == said["selected"] == 213
+    assert one["run"] + one["skip"] == 213 and one["skip"] == sum(1 for f in one["fixtures"] if "skip" in f) > 0
 
 
 def test_list_writes_no_report(tmp_path):

@@ -325,3 +325,44 @@ def test_a_table_built_longer_or_shorter_agrees_where_the_engine_reads_it():
     assert len(kept) == len(picked) and all(_tables_agree_where_read(m) for m in kept)
     (other,) = _table_mutants("tuple(v for v in range", ("core/ReplaceBinaryOperator_RShift_BitOr",))
     assert not _tables_agree_where_read(other)
+
+
+def _draws_stay_within_the_boneyard(h: Hand) -> None:
+    assert 0 <= h._next_draw <= h._boneyard_end, f"next draw {h._next_draw} past the end {h._boneyard_end}"
+
+
+def test_the_next_draw_never_passes_the_end_of_the_boneyard():
+    """Under every reading and table the position of the next draw is at most the end of
+    the boneyard: a draw is refused at the end (HR-DRAW-4) and each draw takes one tile.
+    So ``next == end`` as ``next >= end`` (the block checks of ``_place``, ``_draw``,
+    ``check_position`` and ``end_turn``), ``next < end`` as ``next != end``
+    (``pass_turn``, ``play_forced``) and ``next >= end`` as ``next == end`` (``draw``)
+    cannot change an answer."""
+    _every_table(Hand, range(3), _draws_stay_within_the_boneyard)
+
+
+class _DrawsAKeptBackTile(MUTANTS["last-two-stay-in-boneyard"].engine):
+    """The house rule that keeps the boneyard's last two tiles back, its end's refusal
+    gone (every other refusal of a draw kept): a seat with no placement draws one of the
+    kept tiles, and the next draw passes the end."""
+
+    def must_draw(self) -> bool:
+        return (
+            not self.over
+            and self._pending < 0
+            and not self.can_place(self.to_act)
+            and self._next_draw <= self._boneyard_end
+        )
+
+    def draw(self, seat: int) -> int:
+        end = self._boneyard_end
+        self._boneyard_end = len(self.boneyard)  # HR-DRAW-4 refused only past the kept tiles
+        try:
+            return int(super().draw(seat))
+        finally:
+            self._boneyard_end = end
+
+
+def test_the_boneyard_bound_catches_a_draw_past_the_end():
+    with pytest.raises(AssertionError, match="past the end"):
+        _every_table(_DrawsAKeptBackTile, range(3), _draws_stay_within_the_boneyard)

@@ -94,7 +94,7 @@ def test_the_copied_report_renders_from_file_urls(copied, tmp_path):
         page = browser.open((copied / "report.html").as_uri(), width=1400, height=1000)
         assert page.errors == []
         assert page.evaluate("document.querySelector('h1').textContent").startswith("Horse Race conformance")
-        assert page.evaluate("document.querySelectorAll('section.fixture').length") == 210
+        assert page.evaluate("document.querySelectorAll('section.fixture').length") == 213
         drawings = page.evaluate("document.querySelectorAll('svg.hr-layout').length")
         # Every section whose first difference the layout bears on draws it (not the 71 play
         # fixtures answered with the wrong seat: whose turn it is, not the layout).
