@@ -23,7 +23,7 @@ from concurrent.futures import CancelledError  # what a future lost with its sch
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
-import psutil  # type: ignore[import-untyped]  # distributed depends on it
+import psutil  # distributed depends on it
 from distributed import Client, Future, get_worker, wait
 from distributed.client import FutureCancelledError, FuturesCancelledError
 from distributed.scheduler import KilledWorker
