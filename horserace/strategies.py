@@ -31,12 +31,13 @@ Strategies: :func:`tile_indices`, :func:`tiles`, :func:`rulesets`, :func:`varian
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from hypothesis.strategies import SearchStrategy
+from hypothesis.strategies import DrawFn, SearchStrategy
 
 from horserace.corpus.encoding import placement_record
 from horserace.corpus.generate import layout_walk
@@ -81,7 +82,7 @@ def _seatings(players: int | None, partnership: bool | None) -> list[tuple[int, 
     ]
 
 
-def _names(tile_list) -> list[str]:
+def _names(tile_list: Iterable[int]) -> list[str]:
     return [NAMES[t] for t in tile_list]
 
 
@@ -162,7 +163,7 @@ def tables(
     targets = DEFAULT_TARGETS if target is None else _as_strategy(target)
 
     @st.composite
-    def build(draw) -> dict[str, Any]:
+    def build(draw: DrawFn) -> dict[str, Any]:
         seats, pair_mode = draw(st.sampled_from(seatings))
         goal = draw(targets)
         if not isinstance(goal, int) or goal < 1:
@@ -189,14 +190,14 @@ def deals(players: int | None = None, partnership: bool | None = None) -> Search
     seat_counts = sorted({p for p, _ in _seatings(players, partnership)})
 
     @st.composite
-    def build(draw) -> dict[str, Any]:
+    def build(draw: DrawFn) -> dict[str, Any]:
         seats = draw(st.sampled_from(seat_counts))
         return _deal_dict(*_draw_deal(draw, seats, None))
 
     return build()
 
 
-def _draw_deal(draw, seats: int, opener: int | None) -> tuple[list[list[int]], list[int], int]:
+def _draw_deal(draw: DrawFn, seats: int, opener: int | None) -> tuple[list[list[int]], list[int], int]:
     """Shuffle and deal (HR-DEAL-1, HR-DEAL-2); a lot for the opener unless it is given."""
     order = draw(st.permutations(ALL_TILES))
     size = DEAL_SIZE[seats]
@@ -238,7 +239,7 @@ def layouts(
     one_branch = (ruleset or CANONICAL).branch_use is BranchUse.ONE
 
     @st.composite
-    def build(draw) -> list[dict[str, str]]:
+    def build(draw: DrawFn) -> list[dict[str, str]]:
         length = draw(st.integers(min_placements, max_placements))
         walk = layout_walk(lambda moves: draw(st.sampled_from(moves)), length, branch_use_one=one_branch)
         return [placement_record(*move) for _, move in walk]
@@ -267,7 +268,7 @@ def settlement_states(
     table_strategy = tables(players, partnership, target)
 
     @st.composite
-    def build(draw) -> dict[str, Any]:
+    def build(draw: DrawFn) -> dict[str, Any]:
         table = draw(table_strategy)
         seats = table["seats"]
         ended_by = draw(st.sampled_from(["blocked", *range(seats)]))
@@ -323,7 +324,7 @@ def play_scenarios(
     table_strategy = tables(players, partnership, target)
 
     @st.composite
-    def build(draw) -> dict[str, Any]:
+    def build(draw: DrawFn) -> dict[str, Any]:
         table = draw(table_strategy)
         seats = table["seats"]
         pair_mode = table["mode"] == "partnership"
@@ -355,7 +356,7 @@ def play_scenarios(
     return build()
 
 
-def _play(draw, hand: Hand) -> list[dict[str, Any]]:
+def _play(draw: DrawFn, hand: Hand) -> list[dict[str, Any]]:
     """Play ``hand`` to its end with drawn choices; return the listed placements."""
     placements: list[dict[str, Any]] = []
     while not hand.over:

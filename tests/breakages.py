@@ -104,7 +104,7 @@ class _TurnEndedForgottenByTheEvaluator(Hand):
     __slots__ = ()
 
     def broken_conditions(self, *args: object, **kwargs: object) -> tuple[Violation, ...]:
-        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]
+        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]  # the reference's own arguments, passed through
         return tuple(v._replace(rule="HR-SEAT-3") if v.rule in ("HR-TURN-1", "HR-TURN-3") else v for v in found)
 
 
@@ -118,7 +118,7 @@ class _BoneyardForgottenByTheEvaluator(Hand):
     __slots__ = ()
 
     def broken_conditions(self, *args: object, **kwargs: object) -> tuple[Violation, ...]:
-        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]
+        found = super().broken_conditions(*args, **kwargs)  # type: ignore[arg-type]  # the reference's own arguments, passed through
         return tuple(v for v in found if v.rule != "HR-DRAW-4")
 
 
@@ -225,7 +225,7 @@ RESTORE_FORGETS_THE_COUNT = _engine("RestoreForgetsTheCount", layout_class=_Rest
 # ---------------------------------------------------------------------- settlement and tables
 def _dividing_settle(*args: object, **kwargs: object) -> Settlement:
     """HR-SETTLE-3 misread: tied winners of a blocked hand divide the credit."""
-    result = settle(*args, **kwargs)  # type: ignore[arg-type]
+    result = settle(*args, **kwargs)  # type: ignore[arg-type]  # the reference's own arguments, passed through
     n = len(result.winners)
     return result._replace(credits=tuple(c // n for c in result.credits))
 

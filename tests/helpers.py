@@ -8,6 +8,7 @@ import shutil
 import time
 from typing import TYPE_CHECKING
 
+from horserace.engine.events import Draw, EndTurn, HandEnd, MatchEnd, Pass, Place
 from horserace.engine.hand import Hand
 from horserace.engine.layout import PORT_NAMES, Layout, parse_port
 from horserace.engine.ruleset import CANONICAL, Ruleset
@@ -85,22 +86,21 @@ def trace(h: Hand) -> list[str]:
     """Events as short strings, for readable assertions."""
     out = []
     for e in h.events:
-        kind = type(e).__name__
-        if kind == "Place":
-            where = "" if e.target is None else f" {NAMES[e.target]} {PORT_NAMES[e.port]}"
+        if isinstance(e, Place):
+            where = "" if e.target is None or e.port is None else f" {NAMES[e.target]} {PORT_NAMES[e.port]}"
             flags = ("+" if e.continues else "") + ("d" if e.drawn else "")
             out.append(f"{e.seat} place {NAMES[e.tile]}{where} ={e.count}/{e.credit}{flags}")
-        elif kind == "Draw":
+        elif isinstance(e, Draw):
             out.append(f"{e.seat} draw {NAMES[e.tile]}")
-        elif kind == "Pass":
+        elif isinstance(e, Pass):
             out.append(f"{e.seat} pass")
-        elif kind == "EndTurn":
+        elif isinstance(e, EndTurn):
             out.append(f"{e.seat} end-turn")
-        elif kind == "HandEnd":
+        elif isinstance(e, HandEnd):
             out.append(
                 f"end {e.reason.value} winners={list(e.winners)} credits={list(e.credits)} scores={list(e.scores)} next={e.next_opener}"
             )
-        elif kind == "MatchEnd":
+        elif isinstance(e, MatchEnd):
             out.append(f"match winners={list(e.winners)} scores={list(e.scores)}")
     return out
 
@@ -155,7 +155,7 @@ def late_position(
         "opener": h.to_act,
         "layout": [
             {"tile": NAMES[t]}
-            if target is None
+            if target is None or port is None
             else {"tile": NAMES[t], "target": NAMES[target], "port": PORT_NAMES[port]}
             for t, target, port in placed
         ],

@@ -188,7 +188,7 @@ def _close(client: Client | None, local: LocalCluster | None, timeout: float) ->
     if client is not None and not closed:
         # Client.__del__ closes a client whose loop it still has: this one could not be.
         with contextlib.suppress(Exception):
-            client._Client__loop = None  # type: ignore[attr-defined]
+            client._Client__loop = None  # type: ignore[attr-defined]  # name-mangled private of Client
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ from concurrent.futures import CancelledError  # what a future lost with its sch
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
-import psutil  # type: ignore[import-untyped]  # distributed depends on it
+import psutil  # distributed depends on it
 from distributed import Client, Future, get_worker, wait
 from distributed.client import FutureCancelledError, FuturesCancelledError
 from distributed.scheduler import KilledWorker
@@ -180,11 +180,11 @@ def _window(workers: int) -> int:
     return max(8, WINDOW_PER_WORKER * max(1, workers))
 
 
-def _result_of(future: Future, i: int, tasks: int, cluster: str) -> tuple[Any, str, float]:
+def _result_of(future: Future[tuple[R, str, float]], i: int, tasks: int, cluster: str) -> tuple[R, str, float]:
     """Task ``i``'s result, its worker and its seconds; a worker that died running it too
     often, or a scheduler gone, is an :class:`~horserace.errors.EnvironmentFailure`."""
     try:
-        return cast("tuple[Any, str, float]", future.result())
+        return future.result()
     except KilledWorker as exc:
         raise EnvironmentFailure(
             f"--cluster {cluster}: every worker that ran task {i + 1} of {tasks} died while "
@@ -233,8 +233,10 @@ def run_tasks(
     deadline = None if timeout is None else time.monotonic() + timeout
     results: list[R | None] = [None] * len(items)
     finished = bytearray(len(items))
-    flying: dict[Future, int] = {}
-    ready: set[Future] = set()  # the results being read: forgotten too if the campaign stops among them
+    flying: dict[Future[tuple[R, str, float]], int] = {}
+    ready: set[Future[tuple[R, str, float]]] = (
+        set()
+    )  # the results being read: forgotten too if the campaign stops among them
     sent = 0
     began = time.perf_counter()
     try:

@@ -45,7 +45,7 @@ class Row:
 
     @property
     def differs(self) -> bool:
-        return self.reference != self.implementation
+        return bool(self.reference != self.implementation)  # the implementation's count is JSON (Any)
 
     @property
     def note(self) -> str:

@@ -12,6 +12,7 @@ with its whole process group.
 
 from __future__ import annotations
 
+import enum
 import io
 import os
 import select
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any, Final
 
 from horserace.conformance import _descendants
 from horserace.conformance.messages import StopRequest
@@ -32,11 +33,21 @@ from horserace.errors import ImplementationFailure
 __all__ = ["Implementation", "Supervisor"]
 
 STDERR_TAIL_BYTES = 4096
-_EOF = object()
-_TOO_LONG = object()
-#: The leader exited and no answer line is in its output: a process it started may hold
-#: the pipe open, but the implementation is gone.
-_LEADER_EXITED = object()
+
+
+class _Signal(enum.Enum):
+    """What a read of the implementation's output gives instead of a line."""
+
+    EOF = enum.auto()
+    TOO_LONG = enum.auto()
+    #: The leader exited and no answer line is in its output: a process it started may
+    #: hold the pipe open, but the implementation is gone.
+    LEADER_EXITED = enum.auto()
+
+
+_EOF: Final = _Signal.EOF
+_TOO_LONG: Final = _Signal.TOO_LONG
+_LEADER_EXITED: Final = _Signal.LEADER_EXITED
 #: Without a pidfd (not Linux 5.3+), how often a wait for output looks at the leader.
 _POLL_SECONDS = 0.1
 #: The program that runs each implementation under a reaper of its own.
@@ -136,7 +147,7 @@ class _Child:
             return self._exit_fd in readable
         return self.proc.poll() is not None
 
-    def _next_line(self, timeout: float | None):
+    def _next_line(self, timeout: float | None) -> bytes | _Signal | None:
         """The next line of stdout, read directly with select (no thread hop on the hot
         path): bytes, or _EOF, or _TOO_LONG, or _LEADER_EXITED when the leader has exited
         and what it wrote holds no further line; ``None`` when ``timeout`` runs out first."""
@@ -163,7 +174,7 @@ class _Child:
             elif self._exit_fd is not None and not ready:
                 return None
 
-    def _buffered_line(self):
+    def _buffered_line(self) -> bytes | _Signal | None:
         """A line already in the buffer (bytes, or _TOO_LONG), _TOO_LONG for a buffer over
         the limit with no line, _EOF after the end of the output; ``None``: read more."""
         # Only the bytes not yet searched: a long line comes in pipe-sized chunks, and
@@ -217,7 +228,7 @@ class _Child:
         with self._tail_lock:
             return bytes(self._tail).decode("utf-8", "replace").strip()
 
-    def send(self, message: dict, timeout: float) -> None:
+    def send(self, message: dict[str, Any], timeout: float) -> None:
         """Write one message within ``timeout`` seconds: the pipe is non-blocking, so an
         implementation that stops reading its input costs a timeout, never a hang."""
         data = memoryview(encode(message))
@@ -275,7 +286,7 @@ class _Child:
             return text if len(text) <= 120 else text[:117] + "..."
         return None  # nothing, or the end of output or an over-long line: receive reports those
 
-    def receive(self, timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict:
+    def receive(self, timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict[str, Any]:
         """The next answer; a line over ``max_bytes`` is refused before it is decoded."""
         item = self._next_line(timeout)
         if item is None:
@@ -450,7 +461,7 @@ class Implementation:
         #: The length in bytes of the last answer line received (see conformance.bounds).
         self.answer_bytes = 0
 
-    def exchange(self, message: dict, timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict:
+    def exchange(self, message: dict[str, Any], timeout: float, max_bytes: int = MAX_LINE_BYTES) -> dict[str, Any]:
         """Send one message, return its answer (a line of at most ``max_bytes``); on any
         failure the process is killed."""
         if self.one_shot:
@@ -475,7 +486,7 @@ class Implementation:
             raise
 
     # Persistent mode, pipelined: requests may be sent ahead of their answers.
-    def send(self, message: dict, timeout: float) -> None:
+    def send(self, message: dict[str, Any], timeout: float) -> None:
         """Send a request without waiting for its answer (persistent mode); the process is
         started if needed.  A process that died, or stopped reading for ``timeout``
         seconds, is noticed by the next :meth:`receive`."""
@@ -488,7 +499,7 @@ class Implementation:
         except ImplementationFailure as exc:
             self._unsent = exc
 
-    def receive(self, timeout: float) -> dict:
+    def receive(self, timeout: float) -> dict[str, Any]:
         """The next answer (persistent mode); on any failure the process is killed."""
         if self._child is None:
             raise ImplementationFailure("crash", "the implementation is not running")

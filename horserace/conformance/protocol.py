@@ -148,7 +148,7 @@ def decode(line: bytes) -> dict[str, Any]:
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
-def encode(message: dict) -> bytes:
+def encode(message: dict[str, Any]) -> bytes:
     return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
@@ -166,7 +166,7 @@ def _allowed(kind: str, protocol: tuple[int, int]) -> set[str]:
     return {name for name in _ANSWER_FIELDS[kind][1] if protocol >= _ADDED_IN.get((kind, name), (1, 0))}
 
 
-def unknown_fields(message: dict, protocol: tuple[int, int] = LATEST) -> list[str]:
+def unknown_fields(message: dict[str, Any], protocol: tuple[int, int] = LATEST) -> list[str]:
     """The fields of an answer that its type does not have under ``protocol`` (an
     answer of an unknown type has none: :func:`answer_problems` refuses it whole)."""
     kind = message.get("type")
@@ -175,7 +175,7 @@ def unknown_fields(message: dict, protocol: tuple[int, int] = LATEST) -> list[st
     return sorted(message.keys() - _allowed(str(kind), protocol))  # a set difference: linear
 
 
-def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[str]:
+def answer_problems(message: dict[str, Any], protocol: tuple[int, int] = LATEST) -> list[str]:
     """The checks of spec/schema/protocol/answer.json, written out: the runner calls this
     for every answer, and handing a large observation to the schema validator would cost
     more than the answer itself (tests/conformance check the two agree).  A field that
@@ -200,7 +200,7 @@ def answer_problems(message: dict, protocol: tuple[int, int] = LATEST) -> list[s
     return out
 
 
-def _rejection_problems(message: dict) -> list[str]:
+def _rejection_problems(message: dict[str, Any]) -> list[str]:
     """The checks of a ``rejected`` answer's own fields: ``at``, ``rule``, ``observations``."""
     out = []
     at = message.get("at")

@@ -136,7 +136,7 @@ class _Session:
         self.worker: Worker | None = None
         self.count = 0
 
-    def ensure(self) -> tuple[Worker, dict, Scope]:
+    def ensure(self) -> tuple[Worker, dict[str, Any], Scope]:
         """The shared worker with its hello and readings; a handshake first when its
         process is not running (the first item, or after a crash or a timeout).  An
         unusable implementation ends the session (exit 3)."""

@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from horserace._version import __version__
 from horserace.conformance.bounds import OBSERVATIONS_LIMIT, answer_size_problems, bounded, cut, hello_problems
@@ -73,7 +74,7 @@ class Outcome:
     message: str = ""
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
-    observations: dict | None = None
+    observations: dict[str, Any] | None = None
     stderr: str = ""
     #: For ``rejected``: the index of the action the implementation refused, if it said.
     refused_at: int | None = None
@@ -84,7 +85,7 @@ class Outcome:
     #: For ``xfail``: the outcome the expectations file turned into an expected failure.
     was: Status | None = None
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         fx = self.fixture
         rec = {
             "record": "result",
@@ -124,7 +125,7 @@ class Outcome:
         return rec
 
 
-def check_hello(answer: dict) -> Scope:
+def check_hello(answer: dict[str, Any]) -> Scope:
     """What an implementation takes part in, from its hello (kinds, readings, targets,
     the protocol version both sides speak); raises :class:`ImplementationUnusable` for a
     wrong or foreign answer."""
@@ -159,7 +160,7 @@ class Twin:
     def accepted(self) -> bool:
         return self.status == "accepted"
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return {"status": self.status, "at": self.at, "rule": self.rule, "message": self.message}
 
     def text(self) -> str:
@@ -272,21 +273,21 @@ class Worker:
         options: Options,
         cwd: str | None = None,
         *,
-        first_hello: dict | None = None,
+        first_hello: dict[str, Any] | None = None,
         supervisor: Supervisor | None = None,
     ) -> None:
         self.impl = Implementation(argv, one_shot=options.one_shot, cwd=cwd, supervisor=supervisor)
         self.options = options
-        self.hello: dict | None = None
+        self.hello: dict[str, Any] | None = None
         self.scope: Scope | None = None
         #: The run's hello: every later handshake (a restart, another process) must give
         #: the same, or the implementation is unusable from then on (:class:`HelloChanged`).
         self.first_hello = first_hello
 
-    def handshake(self) -> dict:
+    def handshake(self) -> dict[str, Any]:
         return self._handshake()[0]
 
-    def declared(self) -> tuple[dict, Scope]:
+    def declared(self) -> tuple[dict[str, Any], Scope]:
         """The hello and the :class:`Scope` of the running process (what it takes part
         in: kinds, readings, targets); a handshake first when there is none (at the
         start, or after a crash or a timeout killed the process).  Raises
@@ -295,14 +296,14 @@ class Worker:
             return self.hello, self.scope
         return self._handshake()
 
-    def request(self, fx: Fixture, seq: str) -> dict:
+    def request(self, fx: Fixture, seq: str) -> dict[str, Any]:
         """The ``run`` message for ``fx``: from protocol 1.1 on, with the readings it
         runs under."""
         assert self.scope is not None, "a request follows the handshake"
         readings = self.scope.readings_for(fx) if self.scope.switches else None
         return RunRequest(seq, fx.kind, fx.input, readings).to_json()
 
-    def _handshake(self) -> tuple[dict, Scope]:
+    def _handshake(self) -> tuple[dict[str, Any], Scope]:
         try:
             answer = self.impl.exchange(
                 HelloRequest(PROTOCOL_VERSION, __version__).to_json(),
@@ -441,7 +442,7 @@ class Worker:
                 continue
             emit(self._judge(fx, answer, start, ignored))
 
-    def _tolerate(self, answer: dict) -> tuple[dict, list[str]]:
+    def _tolerate(self, answer: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         """From protocol 1.1 on, the fields of an answer that its type does not know are
         ignored (and noted in the outcome); under 1.0 they make the answer invalid."""
         if self.scope is None or not self.scope.switches or answer_size_problems(answer):
@@ -455,7 +456,7 @@ class Worker:
     def _spoken(self) -> tuple[int, int]:
         return self.scope.protocol if self.scope is not None else (1, 0)
 
-    def _restart(self, sent: deque, todo: deque) -> None:
+    def _restart(self, sent: deque[tuple[Fixture, str]], todo: deque[tuple[Fixture, str]]) -> None:
         """Forget the dead process; what was sent ahead goes back to the front."""
         self.hello = None
         while sent:
@@ -477,7 +478,7 @@ class Worker:
             )
         return self._judge(fx, answer, start, ignored)
 
-    def _judge(self, fx: Fixture, answer: dict, start: float, ignored: list[str] | None = None) -> Outcome:
+    def _judge(self, fx: Fixture, answer: dict[str, Any], start: float, ignored: list[str] | None = None) -> Outcome:
         """The outcome of a valid answer that arrived for ``fx``, judged in full and
         kept bounded (:mod:`horserace.conformance.bounds`)."""
         parsed = answer_from_json(answer)
@@ -559,7 +560,7 @@ def run(
     fixtures: list[Fixture],
     options: Options,
     *,
-    on_start: Callable[[dict], None] | None = None,
+    on_start: Callable[[dict[str, Any]], None] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     cwd: str | None = None,
     supervisor: Supervisor | None = None,
@@ -649,7 +650,7 @@ def plan(
     options: Options,
     cwd: str | None = None,
     supervisor: Supervisor | None = None,
-) -> tuple[dict, list[str]]:
+) -> tuple[dict[str, Any], list[str]]:
     """What a run of ``fixtures`` would do, without running one: the implementation's
     hello, and for each fixture the reason it would be skipped (``""``: it would run).
     Starts the implementation for the handshake and stops it; raises
@@ -667,7 +668,7 @@ class HelloChanged(ImplementationUnusable):
     another hello than the run's first: what it declares is the run's scope, so it is
     unusable from then on, said once, with the difference."""
 
-    def __init__(self, first: dict, then: dict) -> None:
+    def __init__(self, first: dict[str, Any], then: dict[str, Any]) -> None:
         differ = [key for key in dict.fromkeys([*first, *then]) if first.get(key) != then.get(key)]
 
         def shown(value: object) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from typing import IO
+from typing import IO, Any
 
 from horserace._version import __version__
 from horserace.conformance.messages import Answer, Error, Hello, HelloRequest, Rejected, Result, RunRequest, StopRequest
@@ -28,7 +28,7 @@ def reference_argv(*extra: str) -> list[str]:
     return [sys.executable, "-P", "-m", "horserace", "serve", *extra]
 
 
-def _spoken(request: dict) -> str:
+def _spoken(request: dict[str, Any]) -> str:
     """The version to answer a hello in: the runner's, where it is older than ours (a
     1.0 runner gets a 1.0 hello: no lists of readings), else ours."""
     theirs = request.get("protocol")
@@ -54,7 +54,7 @@ def _checked(readings: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return Ruleset.from_readings(dict(readings)).readings
 
 
-def _readings(message: dict, ruleset: Ruleset, every_reading: bool) -> dict[str, str]:
+def _readings(message: dict[str, Any], ruleset: Ruleset, every_reading: bool) -> dict[str, str]:
     """The readings a run is answered under: those it carries (protocol 1.1), where the
     server declared every reading; else the server's own."""
     carried = message.get("readings")
@@ -112,7 +112,7 @@ def reply(
 
 def answer(
     message: object, ruleset: Ruleset = CANONICAL, engine: type[Hand] = Hand, every_reading: bool = False
-) -> dict | None:
+) -> dict[str, Any] | None:
     """The reply to one protocol message as it goes on the wire (``None`` for ``stop``)."""
     out = reply(message, ruleset, engine, every_reading)
     return None if out is None else out.to_json()
@@ -131,7 +131,7 @@ def serve(
         try:
             message = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
-            out: dict | None = Error("", f"not a JSON line: {exc}").to_json()
+            out: dict[str, Any] | None = Error("", f"not a JSON line: {exc}").to_json()
         else:
             out = answer(message, ruleset, engine, every_reading)
         if out is None:

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import cast
+from typing import Any, cast
 
 from horserace.engine.hand import Hand, Move
 from horserace.engine.match import deal
@@ -152,7 +152,9 @@ def peak_rss_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable[[str], None] | None = None) -> dict:
+def soak(
+    hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Play ``hands`` two-player hands (events recorded per hand, as a replay would) and
     sample resident memory at checkpoints, to show it stays flat."""
     rng = random.Random(seed)
@@ -178,13 +180,13 @@ def soak(hands: int, *, seed: int = 1, checkpoints: int = 10, progress: Callable
 
 def report(
     figures: list[PlayFigure],
-    soak_result: dict | None,
-    corpus_result: dict | None = None,
-    conformance_result: dict | None = None,
-    plugin_result: dict | None = None,
+    soak_result: dict[str, Any] | None,
+    corpus_result: dict[str, Any] | None = None,
+    conformance_result: dict[str, Any] | None = None,
+    plugin_result: dict[str, Any] | None = None,
     perft_result: list[PerftFigure] | None = None,
-    fuzz_result: dict | None = None,
-) -> dict:
+    fuzz_result: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     return {
         "python": sys.version.split()[0],
         "play": [asdict(f) for f in figures],
@@ -198,7 +200,7 @@ def report(
     }
 
 
-def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | None = None) -> dict:
+def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """What the pytest plugin costs every pytest start-up in an environment where
     horserace is installed: a fresh interpreter importing pytest, against one importing
     pytest and the plugin (as pytest's entry points do), alternated; medians and ranges
@@ -226,7 +228,7 @@ def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | N
     }
 
 
-def format_text(result: dict) -> str:
+def format_text(result: dict[str, Any]) -> str:
     lines = []
     if result["play"]:
         lines += [
@@ -308,7 +310,7 @@ def measure_corpus(
     repeats: int = 3,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Load-and-validate throughput of the strict loader against the floor (a bare
     ``yaml.load(text, Loader=yaml.CSafeLoader)`` of the same files, reading included),
     and replay throughput, on ``count`` generated ``play`` fixtures."""
@@ -328,7 +330,7 @@ def measure_corpus(
     folder.mkdir()
     try:
         seatings = [(2, False), (3, False), (4, False), (4, True)]
-        batch: list[dict] = []
+        batch: list[dict[str, Any]] = []
         files = 0
         for i in range(count):
             players, partnership = seatings[i % len(seatings)]
@@ -381,7 +383,7 @@ def measure_corpus(
 
 def measure_conformance(
     rounds: int = 20, repeats: int = 3, one_shot_fixtures: int = 40, progress: Callable[[str], None] | None = None
-) -> dict:
+) -> dict[str, Any]:
     """Fixtures per second through the protocol against ``horserace serve`` (persistent),
     against in-process replay of the same fixtures, and in one-shot mode."""
     from horserace.conformance.runner import Options  # noqa: PLC0415  (see above measure_corpus)
@@ -593,7 +595,7 @@ def measure_fuzz(
     repeats: int = 5,
     jobs: tuple[int, ...] = (1, 2),
     progress: Callable[[str], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Fuzzed scenarios and hands of play per second against ``horserace serve``, as
     ``horserace fuzz`` runs them (:func:`horserace.quality.fuzz.fuzz`, shrinking left out:
     the reference engine agrees with itself): the one-hand workload on ``seeds`` seeds,
@@ -669,7 +671,7 @@ def measure_fuzz(
     }
 
 
-def format_fuzz(fuzz_result: dict) -> str:
+def format_fuzz(fuzz_result: dict[str, Any]) -> str:
     """The fuzzing figures as a table."""
     first = fuzz_result["figures"][0]
     before, after = fuzz_result["load_average"]
@@ -700,7 +702,7 @@ def measure_impact(
     repeats: int = 5,
     jobs: tuple[int, ...] = (1, 2),
     progress: Callable[[str], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Matches per second of an impact study (canonical against one-branch, every
     seating, ``matches`` a seating and a side), with each of ``jobs`` worker processes in
     turn, alternated round by round so that a change of load falls on all alike; the
@@ -758,7 +760,7 @@ def measure_impact(
     }
 
 
-def format_impact(impact_result: dict) -> str:
+def format_impact(impact_result: dict[str, Any]) -> str:
     """The impact study's figures as a table."""
     before, after = impact_result["load_average"]
     a, b = impact_result["rulesets"]

@@ -240,9 +240,9 @@ class _Counts:
             kind = type(event)
             if kind is Place:
                 self.placements += 1
-                self.placed_credit += event.credit  # type: ignore[attr-defined]
+                self.placed_credit += event.credit  # type: ignore[attr-defined]  # kind is Place: `type() is` does not narrow
                 chain += 1
-                if not event.continues:  # type: ignore[attr-defined]
+                if not event.continues:  # type: ignore[attr-defined]  # as above
                     chain = self._chain_ends(chain)
             elif kind is Draw:
                 self.draws += 1
@@ -251,8 +251,8 @@ class _Counts:
                 chain = self._chain_ends(chain)
             elif kind is HandEnd:  # the hand may end on a placement that would have continued
                 chain = self._chain_ends(chain)
-                self.blocked += event.reason is HandEndReason.BLOCKED  # type: ignore[attr-defined]
-                self.settled_credit += sum(event.credits)  # type: ignore[attr-defined]
+                self.blocked += event.reason is HandEndReason.BLOCKED  # type: ignore[attr-defined]  # kind is HandEnd, as above
+                self.settled_credit += sum(event.credits)  # type: ignore[attr-defined]  # as above
 
     def _chain_ends(self, chain: int) -> int:
         if chain:

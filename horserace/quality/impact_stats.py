@@ -43,7 +43,7 @@ def require_extra() -> Any:
     """SciPy's stats, or a :class:`UsageError` naming the extra to install."""
     try:
         import numpy  # noqa: F401, PLC0415  (the extra: imported when a study is analysed)
-        from scipy import stats  # type: ignore[import-untyped]  # noqa: PLC0415  (SciPy ships no stubs)
+        from scipy import stats  # noqa: PLC0415  (the optional [impact] extra)
     except ImportError:
         raise UsageError(f"horserace impact needs NumPy and SciPy, an optional extra: {INSTALL}") from None
     return stats

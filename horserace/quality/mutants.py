@@ -36,6 +36,7 @@ from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, Contribution, Layout
 from horserace.engine.settlement import SettleFunction, Settlement, hand_credit, side_totals
 from horserace.engine.tiles import IS_DOUBLE, LOW
+from horserace.engine.types import Port, Seat, Tile
 from horserace.errors import IllegalAction, ImplementationUnusable, UsageError
 from horserace.quality.deviations import MISREADING, Deviation
 from horserace.quality.house_rules import HOUSE_RULES
@@ -110,7 +111,7 @@ def _recounting(contributions: Callable[[Layout], list[Contribution]]) -> type[L
         def contributions(self) -> list[Contribution]:
             return contributions(self)
 
-        def place(self, t, target, port):
+        def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:
             super().place(t, target, port)
             self.count = sum(c.value for c in self.contributions())
             return self.count
@@ -191,9 +192,9 @@ def _m_early_branches() -> type[Hand]:
     class EarlyBranches(Layout):
         __slots__ = ()
 
-        def normalise(self, t, target, port):
+        def normalise(self, t: Tile, target: Tile | None, port: Port | None) -> tuple[Tile | None, Port | None]:
             filled = self._filled.get(target) if target is not None else None
-            if filled is None or not IS_DOUBLE[target] or port is None or port < BRANCH_A:
+            if target is None or filled is None or not IS_DOUBLE[target] or port is None or port < BRANCH_A:
                 return super().normalise(t, target, port)
             if port == BRANCH_B and not filled & ((1 << BRANCH_A) | (1 << BRANCH_B)):
                 port = BRANCH_A
@@ -201,12 +202,12 @@ def _m_early_branches() -> type[Hand]:
                 raise IllegalAction(f"cannot place on {port}", rule="HR-PLACE-1")
             return target, port  # no HR-SPIN-2 check
 
-        def place(self, t, target, port):
+        def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:
             count = super().place(t, target, port)
             self._open_branches()
             return count
 
-        def attachment_points(self):
+        def attachment_points(self) -> list[layout_module.AttachmentPoint]:
             points = super().attachment_points()
             for t in self.order:
                 filled = self._filled[t]
@@ -219,7 +220,7 @@ def _m_early_branches() -> type[Hand]:
         def _open_branches(self) -> None:
             """Every spinner offers its first free branch at once; no slot twice."""
             for slots in self._slots:
-                kept = []
+                kept: list[tuple[Tile, Port]] = []
                 for slot in slots:
                     if slot not in kept and not self._filled[slot[0]] >> slot[1] & 1:
                         kept.append(slot)
@@ -246,15 +247,17 @@ def _use_settle(fn: SettleFunction) -> type[Hand]:
 
 def _settle_with(
     *,
-    credit=hand_credit,
-    round_each=False,
-    subtract_own=False,
-    include_partner=False,
-    split_ties=False,
-    first_only=False,
-    exclude_cowinners=False,
-):
-    def settle(pips_by_seat, *, partnership, domino_seat, scores, target) -> Settlement:
+    credit: Callable[[int], int] = hand_credit,
+    round_each: bool = False,
+    subtract_own: bool = False,
+    include_partner: bool = False,
+    split_ties: bool = False,
+    first_only: bool = False,
+    exclude_cowinners: bool = False,
+) -> SettleFunction:
+    def settle(
+        pips_by_seat: Sequence[int], *, partnership: bool, domino_seat: Seat | None, scores: Sequence[int], target: int
+    ) -> Settlement:
         totals = side_totals(pips_by_seat, partnership)
         if domino_seat is None:
             low = min(totals)

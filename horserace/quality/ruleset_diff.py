@@ -21,6 +21,7 @@ from horserace.corpus.observers import observe
 from horserace.engine.match import Match
 from horserace.engine.playout import play_random_hand
 from horserace.engine.seating import SEATINGS
+from horserace.engine.types import Side
 from horserace.errors import HorseRaceError, ScenarioError
 from horserace.quality.diagnosis import _records, _same_first
 from horserace.resources.rulesets import NamedRuleset
@@ -74,7 +75,7 @@ class FixtureChange:
     differences: list[Difference]
     attribution: Attribution | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         fx = self.fixture
         return {
             "attribution": self.attribution.to_dict() if self.attribution is not None else None,
@@ -117,7 +118,7 @@ class MatchChange:
     scores: tuple[list[int], list[int]]
     winners: tuple[list[int], list[int]]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
 
 
@@ -177,7 +178,7 @@ class DiffReport:
             groups.setdefault(change.fixture.primary_rule, []).append(change)
         return dict(sorted(groups.items()))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "a": self.a.to_dict(),
             "b": self.b.to_dict(),
@@ -190,14 +191,14 @@ class DiffReport:
         }
 
 
-def _observe(fx: Fixture, ruleset: NamedRuleset) -> dict:
+def _observe(fx: Fixture, ruleset: NamedRuleset) -> dict[str, Any]:
     try:
         return observe(fx.kind, fx.input, ruleset.ruleset.readings)
     except ScenarioError as exc:
         return {"rejected": {"at": exc.at, "rule": exc.rule, "message": exc.message}}
 
 
-def _refusal(observations: dict) -> str:
+def _refusal(observations: dict[str, Any]) -> str:
     refused = observations.get("rejected")
     if refused is None:
         return "accepted"
@@ -205,14 +206,16 @@ def _refusal(observations: dict) -> str:
     return f"{at}{refused['message']} ({refused['rule']})"
 
 
-def _observe_readings(fx: Fixture, readings: dict[str, str]) -> dict:
+def _observe_readings(fx: Fixture, readings: dict[str, str]) -> dict[str, Any]:
     try:
         return observe(fx.kind, fx.input, readings)
     except ScenarioError as exc:
         return {"rejected": {"at": exc.at, "rule": exc.rule, "message": exc.message}}
 
 
-def attribute(fx: Fixture, a: NamedRuleset, b: NamedRuleset, obs_a: dict, obs_b: dict) -> Attribution:
+def attribute(
+    fx: Fixture, a: NamedRuleset, b: NamedRuleset, obs_a: dict[str, Any], obs_b: dict[str, Any]
+) -> Attribution:
     """Which of the readings that differ between ``a`` and ``b`` causes the fixture's
     difference (:class:`Attribution`)."""
     refused = obs_b.get("rejected") or obs_a.get("rejected")
@@ -257,11 +260,13 @@ def diff_fixtures(fixtures: list[Fixture], a: NamedRuleset, b: NamedRuleset) -> 
     return changes
 
 
-def _match_trace(index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 500):
+def _match_trace(
+    index: int, seed: int, ruleset: NamedRuleset, max_hands: int = 500
+) -> tuple[int, bool, list[list[dict[str, Any]]], list[int], list[Side]]:
     seating = SEATINGS[index % len(SEATINGS)]
     players, partnership = seating.players, seating.partnership
     match = Match(players, partnership=partnership, ruleset=ruleset.ruleset, rng=random.Random(seed))
-    hands = []
+    hands: list[list[dict[str, Any]]] = []
     while not match.over and match.hands_played < max_hands:
         hand = match.deal()
         play_random_hand(hand, match.rng)

@@ -14,7 +14,7 @@ stream is fitted as it is written: each record to its share of
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, TypeVar
 
 from horserace.conformance.bounds import cut
 
@@ -46,6 +46,10 @@ def fitted(results: list[dict[str, Any]], budget: int = TEXT_BUDGET) -> list[dic
     return _cut_all(results, max(budget // len(long), LONG_TEXT))
 
 
+#: A JSON document cut to size: a stream record, or a report's list of them.
+_Doc = TypeVar("_Doc", dict[str, Any], list[dict[str, Any]])
+
+
 def record_share(fixtures: object) -> int:
     """The bytes of long text one record of a stream of ``fixtures`` results may hold."""
     count = fixtures if isinstance(fixtures, int) and fixtures > 0 else 1
@@ -62,7 +66,7 @@ def fitted_record(record: dict[str, Any], share: int) -> dict[str, Any]:
     return _cut_all(record, max(share // len(long), LONG_TEXT))
 
 
-def _cut_all(value: Any, limit: int) -> Any:
+def _cut_all(value: _Doc, limit: int) -> _Doc:
     out = copy.deepcopy(value)
     todo: list[Any] = [out]
     while todo:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeAlias
 
 from horserace.corpus.status import Status
 from horserace.engine.tiles import PIPS, parse_tile
@@ -54,11 +54,16 @@ __all__ = [
 OUTCOME_ORDER = tuple(str(s) for s in Status)
 
 
+#: A list as a record's JSON holds it (a difference's path, a fixture's placements or
+#: hands): its entries are checked where they are read.
+_JSONList: TypeAlias = list[Any]
+
+
 def _index(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _places(record: dict) -> list[tuple[list, bool]]:
+def _places(record: dict[str, Any]) -> list[tuple[_JSONList, bool]]:
     """Where a record's differences are: the structured path (``at``) and whether a
     list's length differs, as the runner writes them in the stream."""
     return [
@@ -155,7 +160,7 @@ def anchor(fixture_id: Any, taken: set[str], prefix: str = "fx-") -> str:
 
 
 # ---------------------------------------------------------------- the failing step
-def _placements_only(entries: Any) -> list:
+def _placements_only(entries: Any) -> _JSONList:
     """A play hand's ``placements`` without the ``{end_turn: true}`` entries."""
     if not isinstance(entries, list):
         return []
@@ -171,7 +176,7 @@ def _describe_placement(entry: Any) -> str:
     return text
 
 
-def failing_layout(record: dict) -> tuple[list, str] | None:
+def failing_layout(record: dict[str, Any]) -> tuple[_JSONList, str] | None:
     """The placements that build the layout at a failing fixture's failing step, and a
     caption; ``None`` when the fixture involves no layout.
 
@@ -201,7 +206,7 @@ def failing_layout(record: dict) -> tuple[list, str] | None:
     return None
 
 
-def _first_differing_step(record: dict, places: list[tuple[list, bool]]) -> int | None:
+def _first_differing_step(record: dict[str, Any], places: list[tuple[_JSONList, bool]]) -> int | None:
     """A layout fixture's first step with a difference (a missing step counts from the
     first the answer lacks); ``None`` when no difference is at a step."""
     step = None
@@ -220,8 +225,8 @@ def _first_differing_step(record: dict, places: list[tuple[list, bool]]) -> int 
 
 
 def _layout_steps_drawn(
-    record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any
-) -> tuple[list, str] | None:
+    record: dict[str, Any], inp: dict[str, Any], places: list[tuple[_JSONList, bool]], refused: Any
+) -> tuple[_JSONList, str] | None:
     """A layout fixture: its setup and steps up to the first that differs, or that was refused."""
     setup = inp.get("setup") or []
     steps = inp.get("steps") or []
@@ -243,7 +248,7 @@ def _layout_steps_drawn(
 
 
 def _first_differing_event(
-    places: list[tuple[list, bool]], expected_hands: Any, observed_hands: Any
+    places: list[tuple[_JSONList, bool]], expected_hands: Any, observed_hands: Any
 ) -> tuple[int, int] | None:
     """A play fixture's first differing event as (hand, event); a hand whose events differ
     in number counts from the first event one of the two lacks."""
@@ -263,7 +268,7 @@ def _first_differing_event(
     return first
 
 
-def _hand_at_event(hands: list, expected_hands: Any, h: int, e: int) -> tuple[list, str] | None:
+def _hand_at_event(hands: _JSONList, expected_hands: Any, h: int, e: int) -> tuple[_JSONList, str] | None:
     """Hand ``h``'s layout and its placements before event ``e``, with ``e`` itself when it
     is a placement."""
     if h >= len(hands) or not isinstance(hands[h], dict):
@@ -286,7 +291,7 @@ def _hand_at_event(hands: list, expected_hands: Any, h: int, e: int) -> tuple[li
     return list(prefix) + own, f"Hand {h}: the layout {what}."
 
 
-def _hand_at_refused(hands: list, refused: int) -> tuple[list, str] | None:
+def _hand_at_refused(hands: _JSONList, refused: int) -> tuple[_JSONList, str] | None:
     """The layout up to the refused placement (counted across the hands' listed
     placements), as the fixture lists it; ``None`` when the hands list fewer."""
     action = refused
@@ -305,7 +310,9 @@ def _hand_at_refused(hands: list, refused: int) -> tuple[list, str] | None:
     return None
 
 
-def _play_hand_drawn(record: dict, inp: dict, places: list[tuple[list, bool]], refused: Any) -> tuple[list, str] | None:
+def _play_hand_drawn(
+    record: dict[str, Any], inp: dict[str, Any], places: list[tuple[_JSONList, bool]], refused: Any
+) -> tuple[_JSONList, str] | None:
     """A play fixture: the hand's layout at its first differing event, else at the refused
     placement, else after the last hand's listed placements."""
     hands = inp.get("hands") or []
@@ -331,7 +338,7 @@ def _play_hand_drawn(record: dict, inp: dict, places: list[tuple[list, bool]], r
     )
 
 
-def _position_drawn(record: dict, inp: dict, kind: str) -> tuple[list, str] | None:
+def _position_drawn(record: dict[str, Any], inp: dict[str, Any], kind: str) -> tuple[_JSONList, str] | None:
     """An illegal or perft fixture: the position's layout; for an illegal one, with the
     placements among the legal actions before the refused one."""
     layout = inp.get("layout")
@@ -351,7 +358,7 @@ def _position_drawn(record: dict, inp: dict, kind: str) -> tuple[list, str] | No
     return list(layout) + earlier, "The layout just before the illegal action (marked where it was aimed)."
 
 
-def _illegal_action(record: dict) -> tuple[list[Any], int | None]:
+def _illegal_action(record: dict[str, Any]) -> tuple[list[Any], int | None]:
     """An illegal fixture's actions and the index of the one it says is refused."""
     inp = record.get("input")
     expected = record.get("expected")
@@ -360,7 +367,7 @@ def _illegal_action(record: dict) -> tuple[list[Any], int | None]:
     return (actions if isinstance(actions, list) else []), (index if _index(index) else None)
 
 
-def refused_action(record: dict) -> dict | None:
+def refused_action(record: dict[str, Any]) -> dict[str, Any] | None:
     """The placement an ``illegal`` fixture says must be refused ({tile, target, port}),
     if it is a placement onto a port."""
     actions, rejected_at = _illegal_action(record)
@@ -373,7 +380,7 @@ def refused_action(record: dict) -> dict | None:
     return None
 
 
-def _turn_only(record: dict) -> bool:
+def _turn_only(record: dict[str, Any]) -> bool:
     """Whether a play fixture's first difference is only whose turn it is: an event
     expected of one seat and answered as another's, the same in every other field.  The
     layout does not decide whose turn it is (the turn order does, HR-SEAT-3), so its
@@ -388,7 +395,7 @@ def _turn_only(record: dict) -> bool:
     return {key for key in expected.keys() | actual.keys() if expected.get(key) != actual.get(key)} == {"seat"}
 
 
-def _drawing(record: dict) -> str:
+def _drawing(record: dict[str, Any]) -> str:
     try:
         found = failing_layout(record)
         if found is None:
@@ -428,7 +435,7 @@ def _drawing(record: dict) -> str:
     return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
 
 
-def _drawn(record: dict) -> bool:
+def _drawn(record: dict[str, Any]) -> bool:
     """Whether a failing fixture's section has a drawing."""
     try:
         return failing_layout(record) is not None and not _turn_only(record)
@@ -451,11 +458,11 @@ def drawings_legend(sections: str) -> str:
 SHOWN_DIFFERENCES = 12
 
 
-def _differences(record: dict) -> list[dict]:
+def _differences(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [d for d in record.get("differences") or [] if isinstance(d, dict)]
 
 
-def _differences_table(record: dict) -> str:
+def _differences_table(record: dict[str, Any]) -> str:
     diffs = _differences(record)
     if not diffs:
         return ""
@@ -499,7 +506,7 @@ FAILURES_NOTE = (
 )
 
 
-def _fixture_file(record: dict, links: Links | None) -> str:
+def _fixture_file(record: dict[str, Any], links: Links | None) -> str:
     """The fixture's file and line, a link to it where one can be made: the page does not
     copy the fixture's input and expected values (results.jsonl has them with the record);
     its file does, and the line is where it starts."""
@@ -509,7 +516,7 @@ def _fixture_file(record: dict, links: Links | None) -> str:
 
 
 def fixture_section(
-    record: dict, anchor: str, *, who: str = "", causes: Causes | None = None, links: Links | None = None
+    record: dict[str, Any], anchor: str, *, who: str = "", causes: Causes | None = None, links: Links | None = None
 ) -> str:
     """One failing fixture: the rule's text, the why, expected against actual, the
     drawing, the seats, the input; ``who`` names the implementation (the comparison page)."""
@@ -542,7 +549,7 @@ def fixture_section(
     return "\n".join(p for p in parts if p)
 
 
-def _fixture_heading(record: dict, anchor: str, status: str, *, who: str, links: Links | None) -> list[str]:
+def _fixture_heading(record: dict[str, Any], anchor: str, status: str, *, who: str, links: Links | None) -> list[str]:
     """A failing fixture's heading, description and table of its file, rules and readings."""
     rules = record.get("rules") or [record.get("rule", "")]
     rules = rules if isinstance(rules, list) else [rules]
@@ -582,7 +589,7 @@ def _cause_paragraph(found: FixtureCause) -> str:
     )
 
 
-def _observations(record: dict, *, listed: bool) -> str:
+def _observations(record: dict[str, Any], *, listed: bool) -> str:
     """The implementation's observations, unless every difference is listed above them
     (``listed``): then they are the expected values but for those, said once."""
     if "observations" in record and "expected" in record and listed and len(_differences(record)) <= SHOWN_DIFFERENCES:
@@ -603,7 +610,7 @@ def _pips(tile: object) -> int | None:
         return None
 
 
-def _seats(record: dict) -> str:
+def _seats(record: dict[str, Any]) -> str:
     """For a settlement: each seat's remaining tiles and their pips, the numbers the
     credit is made from."""
     inp = record.get("input")
@@ -673,7 +680,7 @@ def _diagnosis_section(causes: Causes, anchors: dict[str, str]) -> str:
     return "\n".join(parts)
 
 
-def _refusals_section(results: list[dict], anchors: dict[str, str]) -> str:
+def _refusals_section(results: list[dict[str, Any]], anchors: dict[str, str]) -> str:
     """Every illegal fixture that ran, passing ones included: the rule its action
     breaks beside what the implementation said, and its answer to the legal twin."""
     illegal = [
@@ -683,8 +690,8 @@ def _refusals_section(results: list[dict], anchors: dict[str, str]) -> str:
         return ""
     rows = []
     for r in illegal:
-        refusal: dict = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
-        twin: dict = r["twin"] if isinstance(r.get("twin"), dict) else {}
+        refusal: dict[str, Any] = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
+        twin: dict[str, Any] = r["twin"] if isinstance(r.get("twin"), dict) else {}
         twin_text = (
             f"refused action {twin.get('at')}" if twin.get("status") == "refused" else str(twin.get("status", ""))
         )
@@ -734,7 +741,7 @@ def _primary(rule_id: str) -> str:
     return f'<a href="#{_rule_anchor(rule.id)}"><code>{_e(rule.id)}</code></a> {_e(rule.title)}'
 
 
-def rules_cited(records: list[dict], links: Links | None = None) -> str:
+def rules_cited(records: list[dict[str, Any]], links: Links | None = None) -> str:
     """The text of every rule that is the primary rule of one of ``records`` (failing
     fixtures), once each, in the specification's order: what each fixture section points to."""
     rules = load_rules()
@@ -764,14 +771,16 @@ def page_start(title: str, css: str = "") -> list[str]:
     ]
 
 
-def section_anchors(failing: list[dict]) -> list[str]:
+def section_anchors(failing: list[dict[str, Any]]) -> list[str]:
     """The ``id`` of each failing fixture's section in the report, in order (the
     comparison page links to them)."""
     taken: set[str] = set()
     return [anchor(r.get("id", ""), taken) for r in failing]
 
 
-def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: Links | None = None) -> str:
+def render_html(
+    header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any], *, rule_links: Links | None = None
+) -> str:
     """The whole report page; its rule references as ``rule_links`` says."""
     header = header or {}
     footer = footer or {}
@@ -808,7 +817,7 @@ def render_html(header: dict, results: list[dict], footer: dict, *, rule_links: 
     return "\n".join(out) + "\n"
 
 
-def _run_alerts(footer: dict) -> list[str]:
+def _run_alerts(footer: dict[str, Any]) -> list[str]:
     """The alerts of a run whose implementation could not be used, or that was interrupted."""
     out = []
     if footer.get("unusable"):
@@ -823,7 +832,7 @@ def _run_alerts(footer: dict) -> list[str]:
     return out
 
 
-def _run_meta_table(header: dict, footer: dict) -> str:
+def _run_meta_table(header: dict[str, Any], footer: dict[str, Any]) -> str:
     """The implementation (from its hello), the command, the versions and the times, each
     row only where it has a value."""
     hello = header.get("implementation") if isinstance(header.get("implementation"), dict) else {}
@@ -852,7 +861,7 @@ def _run_meta_table(header: dict, footer: dict) -> str:
     )
 
 
-def _outcomes_section(footer: dict, results: list[dict]) -> list[str]:
+def _outcomes_section(footer: dict[str, Any], results: list[dict[str, Any]]) -> list[str]:
     """The fixtures of each outcome (the footer's counts, else the results' own) and the total."""
     counts = footer.get("counts")
     if not isinstance(counts, dict):
@@ -870,7 +879,7 @@ def _outcomes_section(footer: dict, results: list[dict]) -> list[str]:
     ]
 
 
-def _per_rule_section(rows: list[dict], anchors: dict[str, str], *, ran: bool) -> list[str]:
+def _per_rule_section(rows: list[dict[str, Any]], anchors: dict[str, str], *, ran: bool) -> list[str]:
     """Every rule in the specification's order with its counts and links to its failing fixtures."""
     out = [
         "<h2>Per rule</h2>",
@@ -900,9 +909,9 @@ def _per_rule_section(rows: list[dict], anchors: dict[str, str], *, ran: bool) -
 
 
 def _failures_section(
-    footer: dict,
-    results: list[dict],
-    failing: list[dict],
+    footer: dict[str, Any],
+    results: list[dict[str, Any]],
+    failing: list[dict[str, Any]],
     failing_anchors: list[str],
     causes: Causes,
     rule_links: Links | None,
@@ -930,7 +939,7 @@ def _failures_section(
     return out
 
 
-def _skipped_section(results: list[dict]) -> list[str]:
+def _skipped_section(results: list[dict[str, Any]]) -> list[str]:
     """The fixtures that did not run, each with its reason."""
     skipped = [r for r in results if r.get("status") == Status.SKIP]
     if not skipped:
@@ -950,5 +959,5 @@ def _skipped_section(results: list[dict]) -> list[str]:
     ]
 
 
-def _refused_at(refusal: dict) -> str:
+def _refused_at(refusal: dict[str, Any]) -> str:
     return f"action {refusal.get('at')}" if refusal else ""

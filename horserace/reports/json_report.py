@@ -3,6 +3,8 @@ failures, most first), the rows per rule and every result."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from horserace.reports.causes import run_causes
 from horserace.reports.links import record_file
 from horserace.reports.stream import STREAM_SCHEMA
@@ -12,7 +14,7 @@ from horserace.resources.locations import is_machine_path
 __all__ = ["json_report"]
 
 
-def json_report(header: dict, results: list[dict], footer: dict) -> dict:
+def json_report(header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any]) -> dict[str, Any]:
     """The report of schema :data:`STREAM_SCHEMA`: a result of an older stream that gave
     its fixture's file as a path of the machine gets its repository's location."""
     judged = verdict(header, results, footer)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
@@ -34,7 +35,9 @@ def quoteattr(text: str) -> str:
 RUN_PROPERTIES = ("suite", "protocol", "implementation", "command", "verdict")
 
 
-def junit_xml(header: dict, results: list[dict], footer: dict, *, links: Links | None = None) -> str:
+def junit_xml(
+    header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any], *, links: Links | None = None
+) -> str:
     """One test case per fixture, named by ID and grouped by primary rule; valid against
     the Jenkins JUnit schema (xunit-plugin's ``junit-10.xsd``): no ``file`` or ``line``
     attribute on a test case, the fixtures' locations in the suite's ``<properties>``
@@ -67,7 +70,7 @@ def junit_xml(header: dict, results: list[dict], footer: dict, *, links: Links |
     return "\n".join(out) + "\n"
 
 
-def _testcase(r: dict, links: Links | None) -> str:
+def _testcase(r: dict[str, Any], links: Links | None) -> str:
     """One fixture's test case: passed, skipped, an error (the implementation failed to
     answer, with its standard error) or a failure, with every difference in its text."""
     attrs = f'classname={quoteattr(r["rule"])} name={quoteattr(r["id"] + " " + r.get("description", ""))} time="{r.get("seconds", 0):.4f}"'

@@ -24,6 +24,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from horserace.resources.documents import Rule, load_rules
 from horserace.resources.locations import fixture_location, is_machine_path
@@ -100,13 +101,13 @@ def links_for(folder: Path, link_base: str | None = None) -> Links:
     return Links(copy=True)
 
 
-def record_file(record: Mapping) -> str:
+def record_file(record: Mapping[str, Any]) -> str:
     """A result's fixture file as the reports say it: the stream's own (repository-relative
     since schema 3); an older stream's absolute path made relative where it can be."""
     file = str(record.get("file") or "?")
     return fixture_location(file) if is_machine_path(file) else file
 
 
-def location(record: Mapping) -> str:
+def location(record: Mapping[str, Any]) -> str:
     """``scenarios/rule-text/layout.yaml:43``."""
     return f"{record_file(record)}:{record.get('line', '?')}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 from urllib.parse import quote
 
 from horserace.corpus.status import Status
@@ -31,7 +32,9 @@ from horserace.reports.summary import verdict as run_verdict
 __all__ = ["markdown"]
 
 
-def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | None = None) -> str:
+def markdown(
+    header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any], *, links: Links | None = None
+) -> str:
     """The run in Markdown; its rule links go where ``links`` says (default: ``spec/rules.md``)."""
     counts = footer.get("counts", tally(results))
     verdict = run_verdict(header, results, footer).text
@@ -99,7 +102,7 @@ def markdown(header: dict, results: list[dict], footer: dict, *, links: Links | 
     return "\n".join(lines) + "\n"
 
 
-def _skipped(results: list[dict]) -> list[str]:
+def _skipped(results: list[dict[str, Any]]) -> list[str]:
     """The fixtures that did not run, each with the reason (as the HTML report's "Skipped")."""
     skipped = [r for r in results if r.get("status") == Status.SKIP]
     out = ["", "## Skipped", ""]
@@ -122,7 +125,7 @@ def _skipped(results: list[dict]) -> list[str]:
     return out
 
 
-def _diagnosis(results: list[dict], causes: Causes, links: Links | None) -> list[str]:
+def _diagnosis(results: list[dict[str, Any]], causes: Causes, links: Links | None) -> list[str]:
     """The causes of the failures, most first, and the failures to answer apart."""
     out: list[str] = _causes_table(causes, links)
     if causes.failures:
@@ -160,7 +163,7 @@ def _causes_table(causes: Causes, links: Links | None) -> list[str]:
     return out
 
 
-def _refusals_table(results: list[dict]) -> list[str]:
+def _refusals_table(results: list[dict[str, Any]]) -> list[str]:
     """Every illegal fixture that ran: the rule its action breaks, the implementation's
     refusal, its answer to the legal twin."""
     out: list[str] = []
@@ -177,8 +180,8 @@ def _refusals_table(results: list[dict]) -> list[str]:
             "|---|---|---|---|---|---|---|",
         ]
         for r in illegal:
-            refusal: dict = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
-            twin: dict = r["twin"] if isinstance(r.get("twin"), dict) else {}
+            refusal: dict[str, Any] = r["refusal"] if isinstance(r.get("refusal"), dict) else {}
+            twin: dict[str, Any] = r["twin"] if isinstance(r.get("twin"), dict) else {}
             twin_text = (
                 f"refused action {twin.get('at')}" if twin.get("status") == "refused" else str(twin.get("status", ""))
             )
@@ -199,7 +202,7 @@ def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _sides(d: dict) -> tuple[str, str]:
+def _sides(d: dict[str, Any]) -> tuple[str, str]:
     """The expected and actual cells of a difference (an unordered collection's missing or
     extra item: the item on its side, and what is on the other)."""
     times = f" x{d.get('count', 1)}" if d.get("count", 1) > 1 else ""

@@ -19,6 +19,8 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from horserace._files import discard, readable
 from horserace._signals import deferred_signals
@@ -48,7 +50,7 @@ class ResultStream:
     implementations names each one's folder after its hello); both must be on one file
     system, as the folders of one report folder are."""
 
-    def __init__(self, path: Path, header: dict, *, scratch: Path | None = None) -> None:
+    def __init__(self, path: Path, header: dict[str, Any], *, scratch: Path | None = None) -> None:
         self.path = Path(path)
         folder = self.path.parent if scratch is None else Path(scratch)
         try:
@@ -73,11 +75,11 @@ class ResultStream:
         self._header_written = False
         #: The long text each result may keep (:mod:`horserace.reports.budget`).
         self._share = record_share(self.header.get("fixtures"))
-        self.results: list[dict] = []
-        self.footer: dict | None = None
+        self.results: list[dict[str, Any]] = []
+        self.footer: dict[str, Any] | None = None
         self._lock = threading.RLock()
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict[str, Any]) -> None:
         if self.failure is not None:
             return
         try:
@@ -98,7 +100,7 @@ class ResultStream:
             pass
         discard(self._tmp)
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict[str, Any]) -> None:
         with self._lock:
             if self.footer is not None:  # finished (an interrupted run): what comes late is not the run's
                 return
@@ -106,7 +108,7 @@ class ResultStream:
             self.results.append(record)
             self._write(record)
 
-    def finish(self, footer: dict) -> None:
+    def finish(self, footer: dict[str, Any]) -> None:
         """Write the footer, close the stream and rename it into place; a signal that
         arrives meanwhile is acted on once the stream is in place (a reader then finds it
         by its final name, and no temporary file is left)."""
@@ -114,7 +116,7 @@ class ResultStream:
             if self.footer is None:
                 self._finish(footer)
 
-    def _finish(self, footer: dict) -> None:
+    def _finish(self, footer: dict[str, Any]) -> None:
         self.footer = {"record": "footer", "finished": _now(), **footer}
         self._write(self.footer)
         if self.failure is None:
@@ -133,7 +135,9 @@ class ResultStream:
     def __enter__(self) -> ResultStream:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if self.footer is None and not (self.failure is not None and exc is self.failure):
             self.finish(
                 {
@@ -178,7 +182,7 @@ def _bounded_int(text: str) -> int:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite, parse_int=_bounded_int)
 
 
-def records(lines: Iterable[str], name: str) -> Iterator[tuple[int, dict]]:
+def records(lines: Iterable[str], name: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """The records of a stream's lines with their line numbers (1-based; blank lines
     are passed over); a line that is not a JSON object (or not strict JSON: ``NaN``,
     ``1e400``, nested too deep to decode) is an :class:`~horserace.errors.InputError`
@@ -199,10 +203,10 @@ def records(lines: Iterable[str], name: str) -> Iterator[tuple[int, dict]]:
         yield number, record
 
 
-def read_stream(path: Path) -> tuple[dict, list[dict], dict]:
+def read_stream(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """A stream that horserace wrote: header, results and footer."""
-    header: dict = {}
-    footer: dict = {}
+    header: dict[str, Any] = {}
+    footer: dict[str, Any] = {}
     results = []
     with open(path, encoding="utf-8", newline="\n") as f:
         for _, record in records(f, str(path)):

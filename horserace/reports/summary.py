@@ -37,14 +37,14 @@ __all__ = [
 ]
 
 
-def tally(results: list[dict]) -> dict[str, int]:
+def tally(results: list[dict[str, Any]]) -> dict[str, int]:
     out: dict[str, int] = {}
     for r in results:
         out[r["status"]] = out.get(r["status"], 0) + 1
     return out
 
 
-def per_rule(results: list[dict], rules: Mapping[str, Rule] | None = None) -> list[dict]:
+def per_rule(results: list[dict[str, Any]], rules: Mapping[str, Rule] | None = None) -> list[dict[str, Any]]:
     """One row per rule of spec/rules.md, in the spec's order, every rule listed (a rule
     no fixture of the run cites has a row of zeros).  A fixture counts in the row of
     every rule it cites, not only its primary rule: one bug that fails twenty fixtures
@@ -85,7 +85,7 @@ def rule_title(rule_id: str, rules: Mapping[str, Rule] | None = None) -> str:
     return rule.title if rule else "(not in this version of spec/rules.md)"
 
 
-def difference_text(d: dict) -> str:
+def difference_text(d: dict[str, Any]) -> str:
     """One difference of the stream in one line: its ``text`` (the comparison wrote it),
     else made from its fields (a stream of an earlier version)."""
     if isinstance(d.get("text"), str):
@@ -94,7 +94,7 @@ def difference_text(d: dict) -> str:
     return f"{d.get('path', '?')}: expected {expected}, got {json.dumps(d.get('actual'), ensure_ascii=False)}"
 
 
-def first_difference(record: dict) -> str:
+def first_difference(record: dict[str, Any]) -> str:
     """The first difference of a failure in one line (``steps[3].sum: expected 5, got 13``)."""
     diffs = record.get("differences") or []
     if not diffs:
@@ -104,7 +104,7 @@ def first_difference(record: dict) -> str:
     return text + (f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else "")
 
 
-def refusal_text(record: dict) -> str:
+def refusal_text(record: dict[str, Any]) -> str:
     """What the implementation said of an illegal fixture's action, beside the rule the
     action breaks: ``breaks HR-PLACE-3; refused action 0 (no rule given): "must draw";
     legal twin: refused action 0``."""
@@ -127,14 +127,14 @@ def refusal_text(record: dict) -> str:
     return f"breaks {breaks}; {said}"
 
 
-def implementation_name(header: dict) -> str:
+def implementation_name(header: dict[str, Any]) -> str:
     hello = header.get("implementation") or {}
     if not hello:
-        return header.get("command", "implementation")
+        return str(header.get("command", "implementation"))
     return f"{hello.get('name', '?')} {hello.get('version', '')} ({hello.get('language', '?')})".strip()
 
 
-def scope(header: dict, results: list[dict]) -> str:
+def scope(header: dict[str, Any], results: list[dict[str, Any]]) -> str:
     """What the implementation took part in, for the verdict: the kinds it declared, the
     readings it follows (those it leaves out are canonical) and, where it plays only
     some, its seatings and targets (ranges compressed: ``targets: 10-200``)."""
@@ -149,7 +149,7 @@ def scope(header: dict, results: list[dict]) -> str:
     return declared.describe_scope()
 
 
-def selection_words(header: dict) -> str:
+def selection_words(header: dict[str, Any]) -> str:
     """``" selected of 189"`` when the run's fixtures were selected from a larger corpus
     (``--select``, ``--deselect``), else ``""``."""
     chosen = header.get("selection")
@@ -171,7 +171,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
+def verdict(header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any]) -> Verdict:
     """The verdict, never claiming more than what ran: the scope when fixtures were
     skipped, "nothing ran" when none ran, the expected failures it rests on, the
     selection it was made on, and expected failures that now pass (the expectations
@@ -198,9 +198,9 @@ def verdict(header: dict, results: list[dict], footer: dict) -> Verdict:
 
 
 def _not_conformant(
-    header: dict,
-    results: list[dict],
-    footer: dict,
+    header: dict[str, Any],
+    results: list[dict[str, Any]],
+    footer: dict[str, Any],
     *,
     expected: int,
     skipped: int,
@@ -231,7 +231,7 @@ def _not_conformant(
 
 
 def _conformant(
-    header: dict, results: list[dict], *, expected: int, skipped: int, selected: str, update: str
+    header: dict[str, Any], results: list[dict[str, Any]], *, expected: int, skipped: int, selected: str, update: str
 ) -> Verdict:
     """The verdict of a conformant run: on every fixture, or on those that ran and the scope."""
     total = len(results)
@@ -246,7 +246,7 @@ def _conformant(
     )
 
 
-def stopped_words(footer: dict) -> str:
+def stopped_words(footer: dict[str, Any]) -> str:
     """``"; stopped at failure 3 (--max-fail 3): 120 fixtures not run"`` when the stop
     rule (``-x``, ``--max-fail``) left fixtures out, else ``""``."""
     stopped = footer.get("stopped")

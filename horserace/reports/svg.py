@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
 
 from horserace.engine.layout import (
@@ -87,19 +88,22 @@ HOLLOW_COLOUR = "#333333"
 #: A main line bends rather than run further than this many units from the middle.
 MAX_HALF_WIDTH = 28
 
+#: A point on the drawing's grid, or a unit direction on it.
+_Point: TypeAlias = tuple[int, int]
+
 _E, _W, _N, _S = (1, 0), (-1, 0), (0, -1), (0, 1)
 _FONT = 'font-family="DejaVu Sans, Verdana, Arial, sans-serif"'
 
 
-def _add(p, q, k=1):
+def _add(p: _Point, q: _Point, k: int = 1) -> _Point:
     return (p[0] + k * q[0], p[1] + k * q[1])
 
 
-def _neg(d):
+def _neg(d: _Point) -> _Point:
     return (-d[0], -d[1])
 
 
-def _across(d) -> tuple[tuple[int, int], tuple[int, int]]:
+def _across(d: _Point) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two directions across a line: branch A's, then branch B's (up/down on a
     horizontal line, left/right on a vertical one)."""
     return (_N, _S) if d[1] == 0 else (_W, _E)
@@ -155,19 +159,19 @@ class _Placed:
         return [(_add(self.q, self.d, 1), near), (_add(self.q, self.d, 3), other)]
 
 
-def _cells(rect, margin: int = 0):
+def _cells(rect: tuple[int, int, int, int], margin: int = 0) -> Iterator[_Point]:
     x0, y0, x1, y1 = rect
     for x in range(x0 - margin, x1 + margin):
         for y in range(y0 - margin, y1 + margin):
             yield x, y
 
 
-def _mark_box(point, facing) -> tuple[int, int, int, int]:
+def _mark_box(point: _Point, facing: _Point) -> tuple[int, int, int, int]:
     centre = _add(point, facing)
     return centre[0] - 1, centre[1] - 1, centre[0] + 1, centre[1] + 1
 
 
-def _describe(entry) -> str:
+def _describe(entry: object) -> str:
     if not isinstance(entry, dict):
         return repr(entry)[:60]
     parts = [str(entry.get("tile", "?"))]
@@ -176,7 +180,7 @@ def _describe(entry) -> str:
     return " ".join(parts)[:80]
 
 
-def build_layout(placements, *, branch_use_one: bool = False) -> tuple[Layout, list[str]]:
+def build_layout(placements: object, *, branch_use_one: bool = False) -> tuple[Layout, list[str]]:
     """The layout the placements build, as far as they are legal, and notes on the rest."""
     layout = Layout(branch_use_one=branch_use_one)
     notes: list[str] = []
@@ -232,7 +236,7 @@ def _marks(layout: Layout) -> dict[tuple[int, int], tuple[str, int]]:
     return marks
 
 
-def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
+def _place_tiles(layout: Layout, marks: dict[tuple[int, int], tuple[str, int]]) -> dict[int, _Placed]:
     if not layout.order:
         return {}
     parent: dict[int, tuple[int, int, int]] = {}
@@ -258,7 +262,7 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
     for child, (p, port, _) in parent.items():
         exits.setdefault(p, []).append((port, child))
 
-    def own_exits(cand: _Placed):
+    def own_exits(cand: _Placed) -> Iterator[tuple[int, tuple[int, int, int, int], int]]:
         """The room kept clear beyond each port that gets a mark (its box) or a child
         (the child's straight place, with a unit of margin): ``(port, box, margin)``."""
         for port, child in exits.get(cand.tile, ()):
@@ -296,7 +300,7 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
                 occupied.setdefault(cell, ("link", cand.tile))
         placed[cand.tile] = cand
 
-    def clear(start, end, parent_tile: int, parent_port: int) -> bool:
+    def clear(start: _Point, end: _Point, parent_tile: int, parent_port: int) -> bool:
         """Whether a connector from ``start`` to ``end`` passes no tile and no mark."""
         length = max(abs(end[0] - start[0]), abs(end[1] - start[1]))
         steps = 4 * length
@@ -308,7 +312,7 @@ def _place_tiles(layout: Layout, marks) -> dict[int, _Placed]:
                 return False
         return True
 
-    def search(t: int, parent_tile: int, parent_port: int, point, facing, touching: int) -> _Placed:
+    def search(t: int, parent_tile: int, parent_port: int, point: _Point, facing: _Point, touching: int) -> _Placed:
         """The nearest free place for a tile whose own place is taken, joined to its
         parent's port by a connector that crosses nothing; rings of growing radius
         around the port, nearest first, ahead of the port before behind it."""
@@ -510,13 +514,13 @@ def page_defs(page: str) -> str:
 
 
 def layout_svg(
-    placements: list[dict],
+    placements: list[dict[str, Any]],
     *,
     title: str = "",
     branch_use_one: bool = False,
     mark_last: bool = False,
-    claims: list[dict] | None = None,
-    refused: dict | None = None,
+    claims: list[dict[str, Any]] | None = None,
+    refused: dict[str, Any] | None = None,
     shared: bool = False,
 ) -> str:
     """A self-contained SVG drawing of the layout that ``placements`` build ({tile,
@@ -572,7 +576,7 @@ def layout_svg(
     height = legend_top + legend_h
     offset_x = (width - draw_w) / 2  # centre the drawing above the legend
 
-    def px(point) -> tuple[float, float]:
+    def px(point: tuple[float, float]) -> tuple[float, float]:
         return (point[0] - min_x) * UNIT, (point[1] - min_y) * UNIT + top
 
     # On a page (``shared``), its style sheet gives the font, the size and the background.
@@ -603,7 +607,7 @@ def layout_svg(
 _ToPixels = Callable[[tuple[float, float]], tuple[float, float]]
 
 
-def _claimed(claims: list[dict] | None) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
+def _claimed(claims: list[dict[str, Any]] | None) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
     """The step's differences as (what, item): those the implementation left out, those
     it claimed that are not expected."""
     missing: list[tuple[str, object]] = []  # (what, item) the implementation left out
@@ -617,7 +621,9 @@ def _claimed(claims: list[dict] | None) -> tuple[list[tuple[str, object]], list[
     return missing, extra
 
 
-def _claim_lines(refused: dict | None, missing: list[tuple[str, object]], extra: list[tuple[str, object]]) -> list[str]:
+def _claim_lines(
+    refused: dict[str, Any] | None, missing: list[tuple[str, object]], extra: list[tuple[str, object]]
+) -> list[str]:
     """The lines under the drawing for the refused placement and each difference."""
     refused_lines = (
         _wrap(f"refused here: {refused.get('tile')} on {refused.get('target')} {refused.get('port')}")
@@ -824,7 +830,9 @@ def _own_mark(t: int, port: int, kind: str, value: int, mx: float, my: float) ->
     )
 
 
-def _refused_drawn(refused: dict | None, placed: dict[str, int], tiles: dict[int, _Placed], px: _ToPixels) -> list[str]:
+def _refused_drawn(
+    refused: dict[str, Any] | None, placed: dict[str, int], tiles: dict[int, _Placed], px: _ToPixels
+) -> list[str]:
     """The port a refused placement aims at, boxed and marked, when it is on the drawing."""
     if not (refused and refused.get("target") in placed and refused.get("port") in PORT_NAMES):
         return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from horserace.reports import colour
 from horserace.reports.badge import SHIELDS_ENDPOINT, Badge, embed_html, embed_markdown
@@ -29,7 +30,7 @@ SHIELDS_NOTE = (
 )
 
 
-def causes_lines(results: list[dict], limit: int = CAUSES_SHOWN) -> list[str]:
+def causes_lines(results: list[dict[str, Any]], limit: int = CAUSES_SHOWN) -> list[str]:
     """The diagnosis in lines: the causes, most failures first (at most ``limit``, then
     how many more), and the implementation's failures to answer apart."""
     causes = run_causes(results)
@@ -54,7 +55,12 @@ def causes_lines(results: list[dict], limit: int = CAUSES_SHOWN) -> list[str]:
 
 
 def terminal(
-    header: dict, results: list[dict], footer: dict, *, verbose_limit: int = 20, links: Links | None = None
+    header: dict[str, Any],
+    results: list[dict[str, Any]],
+    footer: dict[str, Any],
+    *,
+    verbose_limit: int = 20,
+    links: Links | None = None,
 ) -> str:
     """The run for the terminal; rule links as ``links`` says (the report folder's, seen from here)."""
     name = for_terminal(implementation_name(header), one_line=True)
@@ -97,7 +103,7 @@ def terminal(
     return "\n".join(lines)
 
 
-def _failing_fixture(r: dict, links: Links | None) -> list[str]:
+def _failing_fixture(r: dict[str, Any], links: Links | None) -> list[str]:
     """A failing fixture's lines: its outcome and message, its first five differences,
     its cause, its refusal, its rule and why."""
     lines: list[str] = []
@@ -122,7 +128,7 @@ def _failing_fixture(r: dict, links: Links | None) -> list[str]:
     return lines
 
 
-def _differences_lines(differences: list) -> list[str]:
+def _differences_lines(differences: list[dict[str, Any]]) -> list[str]:
     """A failing fixture's first five differences, an event's fields expected and got in
     full, and how many more there are."""
     lines: list[str] = []
@@ -140,7 +146,7 @@ def _short(title: str, width: int = 48) -> str:
     return title if len(title) <= width else title[: width - 3] + "..."
 
 
-def run_line(header: dict, results: list[dict], footer: dict, where: str) -> str:
+def run_line(header: dict[str, Any], results: list[dict[str, Any]], footer: dict[str, Any], where: str) -> str:
     """One implementation's run in one line: its name, the verdict, where its report is."""
     name = implementation_name(header)
     judged = verdict(header, results, footer)

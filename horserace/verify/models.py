@@ -83,7 +83,7 @@ def evaluate(term: z3.ExprRef) -> int | bool:
     """The value of a ground term (no free variables) as a Python int or bool."""
     value = z3.simplify(term)
     if z3.is_int_value(value):
-        return value.as_long()
+        return int(value.as_long())
     if z3.is_true(value):
         return True
     if z3.is_false(value):
@@ -203,7 +203,7 @@ SPINNER = SpinnerModel(
 )
 
 
-def _replace(model: SpinnerModel, name: str, **fields) -> SpinnerModel:
+def _replace(model: SpinnerModel, name: str, **fields: Callable[..., object]) -> SpinnerModel:
     values = {f: getattr(model, f) for f in ("counts_whole", "whole_value", "port_count", "available")}
     values.update(fields)
     return SpinnerModel(name, **values)
@@ -250,11 +250,11 @@ class MatchModel:
     """HR-MATCH-2: scores after the settlement credits, and who wins the match."""
 
     name: str
-    after: Callable[[Sequence[Int], Sequence[Int]], list]
-    winners: Callable[[Sequence[Int], Int], list]
+    after: Callable[[Sequence[Int], Sequence[Int]], list[z3.ArithRef]]
+    winners: Callable[[Sequence[Int], Int], list[z3.BoolRef]]
 
 
-def _after_together(scores: Sequence[Int], credits: Sequence[Int]) -> list:
+def _after_together(scores: Sequence[Int], credits: Sequence[Int]) -> list[z3.ArithRef]:
     return [int_term(s) + int_term(c) for s, c in zip(scores, credits)]
 
 
@@ -290,23 +290,25 @@ class BlockedSettlementModel:
     side's remaining pip total."""
 
     name: str
-    winners: Callable[[Sequence[Int]], list]
-    credits: Callable[[Sequence[Int]], list]
+    winners: Callable[[Sequence[Int]], list[z3.BoolRef]]
+    credits: Callable[[Sequence[Int]], list[z3.ArithRef]]
 
 
-def _lowest(totals: Sequence[Int]) -> list:
+def _lowest(totals: Sequence[Int]) -> list[z3.BoolRef]:
     return [z3.And(*[int_term(p) <= int_term(q) for q in totals]) for p in totals]
 
 
-def _blocked_credits(rounding: RoundingModel, others: Callable[[Sequence[Int], int], list]):
-    def credits(totals: Sequence[Int]) -> list:
+def _blocked_credits(
+    rounding: RoundingModel, others: Callable[[Sequence[Int], int], list[Int]]
+) -> Callable[[Sequence[Int]], list[z3.ArithRef]]:
+    def credits(totals: Sequence[Int]) -> list[z3.ArithRef]:
         lowest = _lowest(totals)
         return [z3.If(lowest[i], rounding.credit(total(others(totals, i))), 0) for i in range(len(totals))]
 
     return credits
 
 
-def _all_others(totals: Sequence[Int], i: int) -> list:
+def _all_others(totals: Sequence[Int], i: int) -> list[Int]:
     return [p for j, p in enumerate(totals) if j != i]
 
 
@@ -317,7 +319,7 @@ BLOCKED_SETTLEMENT = BlockedSettlementModel(
 )
 
 
-def _losers_only(totals: Sequence[Int], i: int) -> list:
+def _losers_only(totals: Sequence[Int], i: int) -> list[Int]:
     lowest = _lowest(totals)
     return [z3.If(lowest[j], 0, p) for j, p in enumerate(totals) if j != i]
 
@@ -328,7 +330,7 @@ WRONG_SETTLEMENT_COWINNERS_EXCLUDED = BlockedSettlementModel(
 )
 
 
-def _divided(totals: Sequence[Int]) -> list:
+def _divided(totals: Sequence[Int]) -> list[z3.ArithRef]:
     lowest = _lowest(totals)
     tied = total([z3.If(w, 1, 0) for w in lowest])
     return [z3.If(lowest[i], ROUNDING.credit(total(_all_others(totals, i))) / tied, 0) for i in range(len(totals))]

@@ -74,7 +74,7 @@ class ProofResult:
     claim: str
     model: str
     status: str  #: PROVED (unsat), COUNTEREXAMPLE (sat) or UNKNOWN
-    counterexample: dict | None = None
+    counterexample: dict[str, Any] | None = None
     seconds: float = 0.0
     reason: str = ""
 
@@ -106,7 +106,7 @@ class Witness:
     rules: tuple[str, ...]
     question: str
     found: bool
-    values: dict = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     reason: str = ""
 
@@ -131,7 +131,7 @@ def require(result: ProofResult) -> ProofResult:
     return result
 
 
-def value(model: z3.ModelRef, term) -> int | bool:
+def value(model: z3.ModelRef, term: z3.ExprRef) -> int | bool:
     """A term's value in a Z3 model, as a Python int or bool."""
     return m.evaluate(model.eval(term, model_completion=True))
 
@@ -142,7 +142,7 @@ def refute(
     claim: str,
     model_name: str,
     negation: Sequence[z3.BoolRef],
-    decode: Callable[[z3.ModelRef], dict],
+    decode: Callable[[z3.ModelRef], dict[str, Any]],
     timeout_ms: int = TIMEOUT_MS,
 ) -> ProofResult:
     """Assert ``negation`` and check it: ``unsat`` proves the claim."""
@@ -178,7 +178,7 @@ def rounding_rule(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT
     credit = model.credit(P)
     negation = [P >= 0, P <= MAX_PIPS_TOTAL, P == 5 * q + r, r >= 0, r <= 4, 5 * credit != rounded]
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         p = value(s, P)
         return {"pips": p, "remainder": p % 5, "credit (model)": value(s, credit), "credit (rule)": _rule_rounding(p)}
 
@@ -199,7 +199,7 @@ def rounding_monotone(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIM
     c1, c2 = model.credit(P1), model.credit(P2)
     negation = [P1 >= 0, P2 <= MAX_PIPS_TOTAL, P1 <= P2, c1 > c2]
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         return {
             "pips (fewer)": value(s, P1),
             "credit": value(s, c1),
@@ -225,7 +225,7 @@ def rounding_within_two(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = T
     credit = model.credit(P)
     negation = [P >= 0, P <= MAX_PIPS_TOTAL, z3.Or(5 * credit - P > 2, P - 5 * credit > 2)]
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         p, c = value(s, P), value(s, credit)
         return {"pips": p, "credit (model)": c, "rounded pips": 5 * c, "off by": 5 * c - p}
 
@@ -286,7 +286,7 @@ def placement_credit(model: m.PlacementCreditModel = m.PLACEMENT_CREDIT, timeout
     credit = model.credit_raw(c)
     negation = [c >= 0, c < m.CREDIT_TABLE_SIZE, c == 5 * q + r, r >= 0, r <= 4, credit != z3.If(paid, c, 0)]
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         n = value(s, c)
         return {
             "count": n,
@@ -306,7 +306,9 @@ def placement_credit(model: m.PlacementCreditModel = m.PLACEMENT_CREDIT, timeout
 
 
 # ---------------------------------------------------------------------- spinners
-def _spinner_vars(arm_max: int = MAX_PIPS_TOTAL):
+def _spinner_vars(
+    arm_max: int = MAX_PIPS_TOTAL,
+) -> tuple[z3.ArithRef, list[z3.BoolRef], list[z3.ArithRef], list[z3.BoolRef]]:
     v = z3.Int("double_value")
     occ = [z3.Bool(f"occupied_{name}") for name in SPINNER_PORTS]
     arms = [z3.Int(f"arm_{name}") for name in SPINNER_PORTS]
@@ -314,7 +316,9 @@ def _spinner_vars(arm_max: int = MAX_PIPS_TOTAL):
     return v, occ, arms, domain
 
 
-def _describe_spinner(s, v, occ, arms, model: m.SpinnerModel) -> dict:
+def _describe_spinner(
+    s: z3.ModelRef, v: z3.ArithRef, occ: list[z3.BoolRef], arms: list[z3.ArithRef], model: m.SpinnerModel
+) -> dict[str, Any]:
     d = value(s, v)
     out: dict[str, Any] = {"spinner": f"[{d}|{d}]"}
     for p, name in enumerate(SPINNER_PORTS):
@@ -411,7 +415,7 @@ def branches_open_after_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_m
 
 
 # ---------------------------------------------------------------------- HR-MATCH-2
-def _match_vars(sides: int):
+def _match_vars(sides: int) -> tuple[list[z3.ArithRef], list[z3.ArithRef], z3.ArithRef, list[z3.BoolRef]]:
     scores = [z3.Int(f"score_{i}") for i in range(sides)]
     credits = [z3.Int(f"credit_{i}") for i in range(sides)]
     target = z3.Int("target")
@@ -419,7 +423,9 @@ def _match_vars(sides: int):
     return scores, credits, target, domain
 
 
-def _describe_match(s, scores, credits, target, model: m.MatchModel) -> dict:
+def _describe_match(
+    s: z3.ModelRef, scores: list[z3.ArithRef], credits: list[z3.ArithRef], target: z3.ArithRef, model: m.MatchModel
+) -> dict[str, Any]:
     after = model.after(scores, credits)
     winners = model.winners(after, target)
     return {
@@ -452,7 +458,7 @@ def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: i
     )
 
 
-def _select(items: Sequence, index: z3.ArithRef):
+def _select(items: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
     """``items[index]`` for a symbolic index, as an If chain."""
     out = items[-1]
     for i in range(len(items) - 2, -1, -1):
@@ -473,7 +479,7 @@ def match_winners_seat_blind(sides: int, model: m.MatchModel = m.MATCH, timeout_
     p_winners = [bool_term(w) for w in model.winners(model.after(p_scores, p_credits), target)]
     broken = z3.Or(*[p_winners[k] != _select(winners, perm[k]) for k in range(sides)])
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         out = _describe_match(s, scores, credits, target, model)
         order = [value(s, p) for p in perm]
         out["permuted seating (new seat k holds old side)"] = order
@@ -534,7 +540,7 @@ def tied_winners_full_credit(
             z3.And(z3.Not(lowest), credits[i] != 0),
         ]
 
-    def decode(s):
+    def decode(s: z3.ModelRef) -> dict[str, Any]:
         pips = [value(s, p) for p in totals]
         low = min(pips)
         return {

@@ -27,8 +27,9 @@ before it counts as evidence).  :func:`synthesize_all` writes them.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import yaml
 import z3
@@ -46,7 +47,7 @@ class SynthesisError(RuntimeError):
     """The solver found no position, or the engine disagrees with the solver's values."""
 
 
-def _solve(solver, what: str) -> z3.ModelRef:
+def _solve(solver: z3.Solver, what: str) -> z3.ModelRef:
     solver.set("timeout", TIMEOUT_MS)
     answer = solver.check()
     if answer != z3.sat:
@@ -56,11 +57,11 @@ def _solve(solver, what: str) -> z3.ModelRef:
     return solver.model()
 
 
-def _int(model: z3.ModelRef, term) -> int:
-    return model.eval(term, model_completion=True).as_long()
+def _int(model: z3.ModelRef, term: z3.ArithRef) -> int:
+    return int(model.eval(term, model_completion=True).as_long())
 
 
-def _pair_code(u, v):
+def _pair_code(u: z3.ArithRef, v: z3.ArithRef) -> z3.ArithRef:
     """The index-free code of an unordered pair of halves (the same tile either way)."""
     return z3.If(u <= v, 7 * u + v, 7 * v + u)
 
@@ -81,7 +82,7 @@ def _port_for(target: str, value: int) -> str:
 
 
 # ---------------------------------------------------------------------- (a) settlement
-def tied_block_settlement() -> dict:
+def tied_block_settlement() -> dict[str, Any]:
     """(a) A blocked four-player individual hand: three players tie for the lowest pip
     total, each takes the full credit of all other players' pips (HR-SETTLE-3); two of
     them reach 61 and share the match, the third ends one point short (HR-MATCH-2)."""
@@ -141,7 +142,7 @@ def _tied_block_problem(seats: int) -> tuple[z3.Solver, _TieTerms]:
     return opt, _TieTerms(hold, pips, score, credit, low, loser, short)
 
 
-def _tied_block_fixture(sol: z3.ModelRef, terms: _TieTerms, seats: int) -> dict:
+def _tied_block_fixture(sol: z3.ModelRef, terms: _TieTerms, seats: int) -> dict[str, Any]:
     """The tied block's fixture from the solver's answer, its arithmetic in its ``why``."""
     hold, pips, score, credit, low, loser, short = terms
     hands = [
@@ -190,7 +191,7 @@ def _tied_block_fixture(sol: z3.ModelRef, terms: _TieTerms, seats: int) -> dict:
 
 
 # ---------------------------------------------------------------------- (b) layout
-def three_interior_spinners_layout() -> dict:
+def three_interior_spinners_layout() -> dict[str, Any]:
     """(b) Three interior spinners ``[a|a]`` (the opening), ``[b|b]``, ``[c|c]``, each
     with one started branch and one unstarted: the solver picks the values."""
     a, b, c, x1, y2, x2, y3, x3 = vals = z3.Ints("a b c x1 y2 x2 y3 x3")
@@ -261,7 +262,7 @@ def three_interior_spinners_layout() -> dict:
 
 
 # ---------------------------------------------------------------------- (c) play
-def exact_target_play() -> dict:
+def exact_target_play() -> dict[str, Any]:
     """(c) Partnership: seat 2 places a double whose count is exactly the points side 0
     needs to reach 61; the match ends at once, before the continuation the double
     earned and before the hand's settlement (HR-MATCH-1, HR-TURN-2)."""
@@ -341,24 +342,24 @@ class _NoAliasDumper(yaml.SafeDumper):
     the hand-written corpus: ``why`` as a literal block, flat lists and mappings of
     scalars (tiles, scores, placements, contributions) on one line."""
 
-    def ignore_aliases(self, data):
+    def ignore_aliases(self, data: object) -> bool:
         return True
 
 
-def _flat(items) -> bool:
+def _flat(items: Iterable[object]) -> bool:
     return all(not isinstance(v, (list, dict)) for v in items)
 
 
-def _represent_str(dumper, data):
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
     style = "|" if "\n" in data else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 
-def _represent_list(dumper, data):
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.SequenceNode:
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=bool(data) and _flat(data))
 
 
-def _represent_dict(dumper, data):
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.MappingNode:
     return dumper.represent_mapping(
         "tag:yaml.org,2002:map", data.items(), flow_style=bool(data) and _flat(data.values())
     )

@@ -35,7 +35,7 @@ import z3
 from horserace.engine import layout as layout_module
 from horserace.engine import settlement
 from horserace.engine.hand import Hand
-from horserace.engine.layout import CREDIT, LINEAR_A, PORT_HIGH, PORT_LOW, Layout
+from horserace.engine.layout import CREDIT, LINEAR_A, PORT_HIGH, PORT_LOW, AttachmentPoint, Contribution, Layout
 from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, NAMES
 from horserace.verify import models as m
 from horserace.verify.models import SPINNER_PORTS, evaluate
@@ -182,7 +182,9 @@ def _arm_count(start: int, came_from: int, joins: _Joins, ev: SpinnerEvaluator) 
     return counted
 
 
-def _count_mismatches(layout: Layout, joins: _Joins, ev: SpinnerEvaluator, contributions: Sequence) -> list[str]:
+def _count_mismatches(
+    layout: Layout, joins: _Joins, ev: SpinnerEvaluator, contributions: Sequence[Contribution]
+) -> list[str]:
     """``Layout.count`` against the sum of its contributions and against the model's count
     from the connections."""
     problems = []
@@ -200,8 +202,8 @@ def _spinner_mismatches(
     occ: tuple[bool, ...],
     joins: _Joins,
     ev: SpinnerEvaluator,
-    contributions: Sequence,
-    points: Sequence,
+    contributions: Sequence[Contribution],
+    points: Sequence[AttachmentPoint],
 ) -> list[str]:
     """Spinner ``d`` (its ports ``occ``) against the model: no started branch with a free
     linear side (HR-SPIN-2), its contribution, the layout's count, its attachment points."""
@@ -239,7 +241,7 @@ def spinner_layouts(
     spinner of every layout against the model."""
     report = SpinnerTieReport(max_placements)
     ev = SpinnerEvaluator(model)
-    seen: set = set()
+    seen: set[tuple[int | None, frozenset[tuple[int, int, int, int]]]] = set()
 
     def walk(path: list[tuple[int, int | None, int | None]], placed: int) -> None:
         if len(report.mismatches) >= max_mismatches:

@@ -8,6 +8,7 @@ installs; without them their tests are skipped, and say so."""
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def _script(shell: str, tmp_path) -> str:
 
 def _options(command: str) -> set[str]:
     parser = build_parser(command)
-    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices[command]
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
     return {o for a in sub._actions for o in a.option_strings}
 
 

@@ -18,7 +18,7 @@ import pytest
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
 from horserace.corpus import positions
-from horserace.corpus.observers import decision_name
+from horserace.corpus.observers import decision_name, perft_position
 from horserace.engine.perft import decisions, make_decision
 from horserace.engine.ruleset import CANONICAL
 from horserace.quality.mutants import MUTANTS
@@ -108,7 +108,7 @@ def _random_descents(seed: int):
             for deal in range(3):
                 position = positions.from_seed(positions.SeedName(deal, players, partnership), ruleset)
                 for _ in range(4):
-                    hand = positions.perft_position(position.input, ruleset)
+                    hand = perft_position(position.input, ruleset)
                     moves: list[str] = []
                     for _ in range(rng.randint(1, 6)):
                         hand.play_forced()

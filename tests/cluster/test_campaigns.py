@@ -49,7 +49,7 @@ HAND_PLAN = Plan(kinds=("hand",), rulesets=(resolve("canonical"),))
 
 def _disagreeing_seeds(mutant: str, seeds: range) -> set[int]:
     """The seeds whose hand scenario the mutant plays otherwise, replayed in process."""
-    declared = {name: (readings[0],) for name, readings in VARIANT_FIELDS.items()}
+    declared: dict[str, tuple[str, ...]] = {name: (readings[0],) for name, readings in VARIANT_FIELDS.items()}
     engine = MUTANTS[mutant].engine
     return {
         s

@@ -185,6 +185,6 @@ def test_dasks_finalizers_speak_on_no_worker_of_local_n_even_one_started_in_plac
 
     from distributed import Client
 
-    hook(Args(Client.__del__))  # type: ignore[arg-type]
-    hook(Args(_hook_name))  # type: ignore[arg-type]
+    hook(Args(Client.__del__))
+    hook(Args(_hook_name))
     assert said == [_hook_name]

@@ -15,6 +15,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any
 
 from horserace.conformance.server import answer
 
@@ -56,9 +57,9 @@ def _huge() -> bytes:
             return f.read()
     except OSError:
         data = make()
-        with tempfile.NamedTemporaryFile(dir=os.path.dirname(cache), delete=False) as f:
-            f.write(data)
-        os.replace(f.name, cache)
+        with tempfile.NamedTemporaryFile(dir=os.path.dirname(cache), delete=False) as tmp:
+            tmp.write(data)
+        os.replace(tmp.name, cache)
         return data
 
 
@@ -143,6 +144,13 @@ class Daemon:
         return bool(select.select([self.alive], [], [], 0)[0])
 
 
+def _answer(msg: dict[str, Any]) -> dict[str, Any]:
+    """The reference engine's reply to ``msg`` (never a ``stop``: the loop returns on it)."""
+    reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
+    assert reply is not None, "only a stop has no reply"
+    return reply
+
+
 def main() -> None:
     daemon: Daemon | None = None
     if MODE == "stop-reading":  # never reads a byte of its input, and never exits
@@ -157,7 +165,7 @@ def main() -> None:
                 daemon = Daemon()
             if MODE == "hang-handshake":
                 time.sleep(3600)
-            reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
+            reply = _answer(msg)
             if MODE == "other-protocol":
                 reply["protocol"] = "2.0"
             if MODE == "deep-hello":
@@ -201,7 +209,7 @@ def main() -> None:
             continue
         seq_fixture = msg["seq"].split("/")[0]
         n = bump()
-        reply = answer(msg, every_reading=MODE in ("all-wrong", "all-numbers-wrong"))
+        reply = _answer(msg)
         if MODE == "kills-reaper" and n == 1:  # ends its parent, then answers on as if nothing happened
             import signal
 

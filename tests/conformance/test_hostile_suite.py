@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -257,11 +258,11 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
     # Exactly one outcome for every fixture, the expected ones.
     results = [r for r in records if r.get("record") == "result"]
     if case.name_has:
-        header = next((r for r in records if r.get("record") == "header"), {})
+        header: dict[str, Any] = next((r for r in records if r.get("record") == "header"), {})
         name = (header.get("implementation") or {}).get("name", "")
         if case.name_has not in name or len(name) > 70_000:
             broken.append(f"the implementation's name in the stream: {name[:80]!r}... ({len(name):,} characters)")
-    footer = next((r for r in records if r.get("record") == "footer"), {})
+    footer: dict[str, Any] = next((r for r in records if r.get("record") == "footer"), {})
     if case.exit == 3:
         if results or not footer.get("unusable"):
             broken.append(f"an unusable implementation: {len(results)} results, footer {footer}")

@@ -30,7 +30,11 @@ pytestmark = pytest.mark.slow
 
 SELECT = ["--select", "HR-SETTLE-3"]  # 13 settlements: a one-shot run of a few seconds
 REPORTS = ("results.jsonl", "report.json", "junit.xml", "report.md", "report.html", "badge.svg", "badge.json")
-CODES = {signal.SIGINT: ExitCode.INTERRUPTED, signal.SIGTERM: ExitCode.TERMINATED, signal.SIGHUP: ExitCode.HANGUP}
+CODES: dict[int, ExitCode] = {
+    signal.SIGINT: ExitCode.INTERRUPTED,
+    signal.SIGTERM: ExitCode.TERMINATED,
+    signal.SIGHUP: ExitCode.HANGUP,
+}
 #: Where in the run the signals land, as fractions of an unsignalled run's length, from
 #: the first imports of horserace's command to after the end.  Not earlier: a SIGINT in
 #: the interpreter's own start-up, before any code of horserace runs, gets Python's

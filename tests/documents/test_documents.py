@@ -120,7 +120,9 @@ class Snapshot:
 
 def canonical_tile(text: str) -> str:
     """'[5|2]' -> '[2|5]' (low half first, HR-MOVE-2)."""
-    a, b = sorted(int(x) for x in re.fullmatch(r"\[(\d)\|(\d)\]", text).groups())
+    found = re.fullmatch(r"\[(\d)\|(\d)\]", text)
+    assert found is not None, text
+    a, b = sorted(int(x) for x in found.groups())
     return f"[{a}|{b}]"
 
 

@@ -9,7 +9,9 @@ from tests.helpers import T, build, place
 def moves(layout: Layout, tile: str) -> list[tuple[str, str]]:
     from horserace.engine.layout import PORT_NAMES
 
-    return sorted((NAMES[tg], PORT_NAMES[p]) for tg, p in layout.moves_for(T(tile)))
+    found = layout.moves_for(T(tile))
+    assert all(tg is not None and p is not None for tg, p in found), "a move on a layout names its tile and port"
+    return sorted((NAMES[tg], PORT_NAMES[p]) for tg, p in found if tg is not None and p is not None)
 
 
 def test_opening_double_offers_one_move_per_mirror_pair():

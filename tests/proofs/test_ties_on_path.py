@@ -64,7 +64,7 @@ def engine_run() -> tuple[set, list[Hand]]:
 
 def engine_defaults(tie) -> dict[str, object]:
     """The keyword defaults of ``tie`` that are engine code: functions, tables, engines."""
-    out = {}
+    out: dict[str, object] = {}
     for name, parameter in inspect.signature(tie).parameters.items():
         value = parameter.default
         if isinstance(value, FunctionType) and value.__module__.startswith("horserace.engine"):

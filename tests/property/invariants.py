@@ -8,6 +8,7 @@ no check).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from horserace.engine.events import Draw, EndTurn, Pass, Place
 from horserace.engine.hand import Hand
@@ -152,13 +153,15 @@ def play_undoing(h: Hand, rng: random.Random) -> Hand:
     gives back the hand as it was before it, and making it again gives the same hand as
     the first time; an illegal action changes nothing; at the end, undoing every action in
     turn gives back each earlier state down to the deal."""
-    states = [state_of(h)]
+    states: list[dict[Any, Any] | None] = [state_of(h)]
     while not h.over:
+        before_action = states[-1]
+        assert before_action is not None  # the last state kept is the hand's latest
         for name, args in _illegal(h):
             try:
                 getattr(h, name)(*args)
             except IllegalAction:
-                check_same_state(states[-1], h, f"refused {name}{args}")
+                check_same_state(before_action, h, f"refused {name}{args}")
             else:
                 raise AssertionError(f"{name}{args} should have been refused")
         name, args = rng.choice(_actions(h))
@@ -167,7 +170,7 @@ def play_undoing(h: Hand, rng: random.Random) -> Hand:
         after = state_of(h)
         for _ in range(actions):
             h.undo()
-        check_same_state(states[-1], h, f"undo of {name}{args}")
+        check_same_state(before_action, h, f"undo of {name}{args}")
         getattr(h, name)(*args)
         check_same_state(after, h, f"{name}{args} made again")
         states += [None] * (actions - 1) + [after]

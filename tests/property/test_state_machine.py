@@ -79,7 +79,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 #: Each run of the machine stays short (a few seconds per test under the ci profile).
 STEPS = 150
 MACHINE_SETTINGS = settings(
-    max_examples=max(10, settings.default.max_examples // 2),
+    max_examples=max(10, settings().max_examples // 2),  # settings(): the profile loaded
     stateful_step_count=STEPS,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -112,6 +112,7 @@ def filled_from_events(events) -> dict[int, int]:
         if e.target is None:
             filled[e.tile] = 0
             continue
+        assert e.port is not None, "a placement on a tile names its port"
         filled[e.target] |= 1 << e.port
         value = port_value(e.target, e.port)
         own = LINEAR_A if IS_DOUBLE[e.tile] else (PORT_LOW if LOW[e.tile] == value else PORT_HIGH)
@@ -185,11 +186,9 @@ class MatchMachine(RuleBasedStateMachine):
 
     #: The engine under test: the reference engine, or a broken one (tests/breakages.py).
     engine: type[Hand] = Hand
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.match: Match | None = None
-        self.hand: Hand | None = None
+    # Set by the initialize rule, which runs before every other rule and invariant.
+    match: Match
+    hand: Hand
 
     # ---------------------------------------------------------- setup
     @initialize(seating=SEATINGS, ruleset=RULESETS, seed=SEEDS)
@@ -239,9 +238,12 @@ class MatchMachine(RuleBasedStateMachine):
             if not self.finished:
                 self.match.finish(h)
                 self.finished = True
+                assert h.reason is not None, "a hand over says why"
                 event(f"hand ends: {h.reason.value}")
                 if h.match_over:
                     event("match ends")
+        elif self.before is None:
+            raise AssertionError("every action is noted before it is made")
         elif h.to_act != self.before.seat:
             self.drawn_this_turn = set()
 
@@ -441,7 +443,10 @@ class MatchMachine(RuleBasedStateMachine):
         h = self.hand
         check_drawn_tiles_end_the_turn(h.events)
         b = self.before
-        if b is None or b.kind != "place" or b.move[0] not in b.drawn_this_turn:
+        if b is None or b.kind != "place":
+            return
+        assert b.move is not None, "a placement is noted with its move"
+        if b.move[0] not in b.drawn_this_turn:
             return
         placed = h.events[b.first_event] if len(h.events) > b.first_event else None
         assert isinstance(placed, Place), "a placement made no place event"
@@ -459,6 +464,7 @@ class MatchMachine(RuleBasedStateMachine):
             return
         h = self.hand
         placed = h.events[b.first_event] if len(h.events) > b.first_event else None
+        assert b.move is not None, "a placement is noted with its move"
         tile = b.move[0]
         assert isinstance(placed, Place) and placed.seat == b.seat and placed.tile == tile
         assert placed.credit_raw == CREDIT[placed.count] and placed.credit * 5 == placed.credit_raw

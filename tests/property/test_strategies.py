@@ -30,7 +30,7 @@ TILE_TEXT = re.compile(r"^\[(\d)\|(\d)\]$")
 RULES = {"layout": ["HR-COUNT-1"], "play": ["HR-TURN-1"], "settlement": ["HR-SETTLE-1"]}
 
 
-class _NoAliases(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+class _NoAliases(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]  # libyaml's dumper where built
     """The format forbids anchors and aliases: write every value out."""
 
     def ignore_aliases(self, data):

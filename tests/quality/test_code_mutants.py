@@ -208,7 +208,7 @@ def test_a_module_that_raises_on_import_is_killed():
     m = _find(
         "events", "core/ReplaceBinaryOperator_BitOr_Add", "Event = Place | Draw | Pass | EndTurn | HandEnd | MatchEnd"
     )
-    outcome = cm.judge(m, [object()])  # type: ignore[list-item]  # never replayed
+    outcome = cm.judge(m, [object()])  # never replayed
     assert outcome.status == "killed" and "raises on import" in outcome.note
 
 

@@ -33,16 +33,16 @@ def _outcome(engine: type[Hand], fx: Fixture) -> Outcome:
     request = RunRequest(f"{fx.id}/1", fx.kind, fx.input, dict(fx.ruleset.readings)).to_json()
     answer = reply(request, engine=engine, every_reading=True)
     assert answer is not None and not hasattr(answer, "kinds")
-    status, differences, message, refused_at = evaluate(fx, answer, False)  # type: ignore[arg-type]
+    status, differences, message, refused_at = evaluate(fx, answer, False)
     outcome = Outcome(fx, status, message, differences, refused_at=refused_at)
     if hasattr(answer, "at") and fx.kind == "illegal":
-        outcome.refusal = answer  # type: ignore[assignment]
+        outcome.refusal = answer  # type: ignore[assignment]  # reply()'s message object in place of its JSON record
         twin_input = fx.twin_input
         if twin_input is not None:
             from horserace.conformance.runner import _twin_of
 
             twin_answer = reply(RunRequest(f"{fx.id}/1/twin", "illegal", twin_input, None).to_json(), engine=engine)
-            outcome = with_twin(outcome, _twin_of(twin_answer), False)  # type: ignore[arg-type]
+            outcome = with_twin(outcome, _twin_of(twin_answer), False)  # type: ignore[arg-type]  # reply() gives None only for a stop
     if status is Status.FAIL or status is Status.REJECTED or status is Status.NOT_REJECTED:
         outcome.observations = getattr(answer, "observations", None)
     return outcome

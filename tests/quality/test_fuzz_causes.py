@@ -21,7 +21,7 @@ from horserace.quality.mutants import MUTANTS
 from horserace.quality.shrink import Shrunk, disagrees, shrink, with_input
 from tests.quality.served import combined, through_protocol
 
-CANONICAL_ONLY = {name: (reading,) for name, reading in CANONICAL.readings.items()}
+CANONICAL_ONLY: dict[str, tuple[str, ...]] = {name: (reading,) for name, reading in CANONICAL.readings.items()}
 
 
 def first_found(engine: type[Hand], kind: str, seeds: int = 300) -> tuple[Scenario, Shrunk]:

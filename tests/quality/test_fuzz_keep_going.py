@@ -42,7 +42,7 @@ def disagreeing(seeds: int) -> Counter[str]:
     """The scenarios of the first ``seeds`` seeds that the two bugs get wrong, by the
     rule of their first difference (judged in process)."""
     run = through_protocol(combined(*BUGS))
-    declared = {name: (reading,) for name, reading in CANONICAL.readings.items()}
+    declared: dict[str, tuple[str, ...]] = {name: (reading,) for name, reading in CANONICAL.readings.items()}
     found: Counter[str] = Counter()
     for seed in range(seeds):
         for scenario in scenarios(seed, Plan(kinds=KINDS), declared):

@@ -13,6 +13,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,14 +54,26 @@ def groups(root: ET.Element, cls: str) -> list[ET.Element]:
     return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
 
 
+def _find(element: ET.Element, path: str) -> ET.Element:
+    found = element.find(path)
+    assert found is not None, f"no {path} in {element.tag}"
+    return found
+
+
+def _get(element: ET.Element, key: str) -> str:
+    value = element.get(key)
+    assert value is not None, f"no {key} on {element.tag}"
+    return value
+
+
 def filled(root) -> list[tuple[str, int]]:
     """(tile, value) of every filled number: a circle with a fill and the value as text."""
     out = []
     for g in groups(root, "contribution"):
         circle = g.find(f"{SVG}circle")
         assert circle is not None and circle.get("fill") not in (None, "none")
-        assert g.find(f"{SVG}text").text == g.get("data-value")
-        out.append((g.get("data-tile"), int(g.get("data-value"))))
+        assert _find(g, f"{SVG}text").text == g.get("data-value")
+        out.append((_get(g, "data-tile"), int(_get(g, "data-value"))))
     return sorted(out)
 
 
@@ -68,27 +81,27 @@ def hollow(root) -> list[tuple[str, str]]:
     """(tile, port) of every hollow dot: a circle with no fill and no text."""
     out = []
     for g in groups(root, "attachment"):
-        circle = g.find(f"{SVG}circle")
+        circle = _find(g, f"{SVG}circle")
         assert circle.get("fill") == "none" and circle.get("stroke") not in (None, "none")
         assert g.find(f"{SVG}text") is None
-        out.append((g.get("data-tile"), g.get("data-port")))
+        out.append((_get(g, "data-tile"), _get(g, "data-port")))
     return sorted(out)
 
 
 def spinners(root) -> list[str]:
     out = []
     for g in groups(root, "spinner"):
-        assert g.find(f"{SVG}rect").get("stroke") == SPINNER_COLOUR
-        out.append(g.get("data-tile"))
+        assert _find(g, f"{SVG}rect").get("stroke") == SPINNER_COLOUR
+        out.append(_get(g, "data-tile"))
     return sorted(out)
 
 
 def tile_rects(root) -> dict[str, tuple[float, float, float, float]]:
     out = {}
     for g in groups(root, "tile"):
-        r = g.find(f"{SVG}rect")
-        x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
-        out[g.get("data-tile")] = (x, y, x + w, y + h)
+        r = _find(g, f"{SVG}rect")
+        x, y, w, h = (float(_get(r, k)) for k in ("x", "y", "width", "height"))
+        out[_get(g, "data-tile")] = (x, y, x + w, y + h)
     return out
 
 
@@ -221,7 +234,7 @@ def random_placements(seed: int) -> list[dict]:
         hand &= ~(1 << t)
         out.append(
             {"tile": NAMES[t]}
-            if target is None
+            if target is None or port is None
             else {"tile": NAMES[t], "target": NAMES[target], "port": PORT_NAMES[port]}
         )
     return out
@@ -307,7 +320,7 @@ def play_record(at: tuple, **extra) -> dict:
     return record
 
 
-HEADER = {
+HEADER: dict[str, Any] = {
     "record": "header",
     "suite": "0.1.0",
     "protocol": "1.0",

@@ -161,7 +161,7 @@ def _pages_to_open(site: Path, fixtures: dict) -> list[Path]:
     few of each other kind: the rest share their script and stylesheet with these, and
     the crawler of test_site.py has checked every link of every page."""
     drawn = [site / "fixtures" / f"{i}.html" for i, fx in fixtures.items() if fx.kind in ("layout", "play")]
-    others = {}
+    others: dict[str, list[Path]] = {}
     for i, fx in fixtures.items():
         others.setdefault(fx.kind, []).append(site / "fixtures" / f"{i}.html")
     rules = sorted((site / "rules").glob("*.html"))

@@ -213,7 +213,9 @@ def _check_options(args: argparse.Namespace, argvs: list[list[str]]) -> None:
         raise UsageError("horserace: --last-failed reads one implementation's stream: give one --impl with it")
 
 
-def _note_selection(args: argparse.Namespace, fixtures: list, corpus_size: int, last: _LastFailed | None) -> None:
+def _note_selection(
+    args: argparse.Namespace, fixtures: list[Fixture], corpus_size: int, last: _LastFailed | None
+) -> None:
     """What the stream's header says of the selection (``args.selection``) and of
     ``--last-failed`` (``args.last_failed_ids``)."""
     args.last_failed_ids = sorted(last.ids) if last and last.ids is not None else None
@@ -323,7 +325,9 @@ class _Done:
     stopped: BaseException | None
 
 
-def _one(argv: list[str], fixtures: list[Fixture], session: Session, args: argparse.Namespace, expected: dict) -> int:
+def _one(
+    argv: list[str], fixtures: list[Fixture], session: Session, args: argparse.Namespace, expected: dict[str, Any]
+) -> int:
     """One implementation: its stream and reports in the report folder itself."""
     from horserace.cli._results import print_run
     from horserace.conformance.expectations import prune_expectations, write_expectations

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from horserace.cli._options import (
     clear_progress,
@@ -27,6 +28,18 @@ from horserace.cli._options import (
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError, close_to, did_you_mean
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from horserace.cluster.tasks import Ran
+    from horserace.corpus.fixture import Corpus, Fixture
+    from horserace.corpus.positions import Count, Position
+    from horserace.engine.hand import Hand
+    from horserace.engine.ruleset import Ruleset
+
+    #: What ``progress`` gives: a function that shows a line of progress, or None.
+    Bar = Callable[[str], None] | None
 
 __all__ = ["NAME", "register", "run"]
 
@@ -195,7 +208,15 @@ def run(args: argparse.Namespace) -> int:
     return _said(args, result, ran, stopped)
 
 
-def _on_cluster(args: argparse.Namespace, position, moves: list[str], depth: int, ruleset, engine, bar):
+def _on_cluster(
+    args: argparse.Namespace,
+    position: Position,
+    moves: list[str],
+    depth: int,
+    ruleset: Ruleset,
+    engine: type[Hand],
+    bar: Bar,
+) -> tuple[Count, Ran, BaseException | None]:
     """``--cluster``: the count and its divide, a task per first move; what ran; the stop."""
     from dataclasses import replace
 
@@ -214,7 +235,7 @@ def _on_cluster(args: argparse.Namespace, position, moves: list[str], depth: int
     return replace(result, position=position, moves=tuple(moves)), ran, stopped
 
 
-def _said(args: argparse.Namespace, result, ran, stopped: BaseException | None) -> int:
+def _said(args: argparse.Namespace, result: Count, ran: Ran | None, stopped: BaseException | None) -> int:
     """The count as text or JSON (what ran on a cluster too); the exit code."""
     from horserace.reports.command_text import perft_text
 
@@ -242,12 +263,12 @@ def _said(args: argparse.Namespace, result, ran, stopped: BaseException | None) 
 class _InvalidFile(Exception):
     """A fixture file that does not load: its errors are printed as every command prints them."""
 
-    def __init__(self, corpus) -> None:
+    def __init__(self, corpus: Corpus) -> None:
         super().__init__(f"{len(corpus.errors)} invalid fixture(s)")
         self.corpus = corpus
 
 
-def _position(args: argparse.Namespace):
+def _position(args: argparse.Namespace) -> Position:
     """The position POSITION names: a fixture's, a table's deepest fixture's, or a seed's
     deal (dealt under the command line's readings and target)."""
     from horserace.corpus import positions
@@ -276,7 +297,7 @@ def _position(args: argparse.Namespace):
     return positions.from_fixture(found[0])
 
 
-def _depth(args: argparse.Namespace, position, moves: list[str]) -> int:
+def _depth(args: argparse.Namespace, position: Position, moves: list[str]) -> int:
     """--depth, else the fixture's own depth less the moves descended."""
     if args.depth is not None:
         return int(args.depth)
@@ -291,7 +312,7 @@ def _depth(args: argparse.Namespace, position, moves: list[str]) -> int:
     return left
 
 
-def _sent(position, moves: list[str], ruleset, engine, option: str):
+def _sent(position: Position, moves: list[str], ruleset: Ruleset, engine: type[Hand], option: str) -> Position:
     """The position the moves lead to, written as the protocol sends positions (a
     :class:`UsageError` saying why where it cannot be written)."""
     if not moves:
@@ -304,7 +325,9 @@ def _sent(position, moves: list[str], ruleset, engine, option: str):
     return descent.written
 
 
-def _against(args: argparse.Namespace, position, depth: int, ruleset, engine, moves: list[str]) -> int:
+def _against(
+    args: argparse.Namespace, position: Position, depth: int, ruleset: Ruleset, engine: type[Hand], moves: list[str]
+) -> int:
     """--impl: the implementation's count and divide beside the reference's."""
     from horserace.cli.exitcodes import Stopped
     from horserace.conformance.perft import compare
@@ -372,7 +395,7 @@ def _descend_command(args: argparse.Namespace, moves: list[str], depth: int) -> 
     return shlex.join(words)
 
 
-def _table_fixtures(name: str):
+def _table_fixtures(name: str) -> list[tuple[int, Position, int, Fixture]]:
     """A perft table's fixtures, by depth: ``[(depth, position, nodes, fixture)]``."""
     from horserace.corpus import positions
     from horserace.resources.paths import perft_tables
@@ -446,7 +469,7 @@ def _tables(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _after_a_while(bar, depth: int):
+def _after_a_while(bar: Bar, depth: int) -> Callable[[int, float], None] | None:
     """What tells ``bar`` how far a count has come, once it has run for a while (a quick
     count shows nothing), else None."""
     if bar is None:
