@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from horserace.cli._options import (
     clear_progress,
@@ -177,14 +179,16 @@ def _check(args: argparse.Namespace) -> None:
             parse(spec)  # a malformed address is told before anything starts
 
 
-def _on_clusters(args: argparse.Namespace, bar) -> list:
+def _on_clusters(args: argparse.Namespace, bar: Callable[[str], None] | None) -> list[dict[str, Any]]:
     """The figures of each ``--cluster``."""
     from horserace.cluster import bench as cluster_bench
 
     return [cluster_bench.measure(spec, seeds=args.cluster_seeds, progress=bar) for spec in args.cluster]
 
 
-def _text(result: dict, impact_result: dict | None, cluster_result: list | None) -> str:
+def _text(
+    result: dict[str, Any], impact_result: dict[str, Any] | None, cluster_result: list[dict[str, Any]] | None
+) -> str:
     """The figures as text: the one process's, then the impact study's, then the clusters'."""
     from horserace.quality import bench
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from horserace.cli._options import (
     clear_progress,
@@ -24,6 +25,11 @@ from horserace.cli._options import (
 from horserace.cli.commands import HELP
 from horserace.cli.exitcodes import ExitCode
 from horserace.errors import UsageError, close_to, did_you_mean
+
+if TYPE_CHECKING:
+    from horserace.cluster.tasks import Ran
+    from horserace.corpus.fixture import Fixture
+    from horserace.quality.mutants import Mutant, Verdict
 
 __all__ = ["NAME", "register", "run"]
 
@@ -129,7 +135,7 @@ def _names(args: argparse.Namespace) -> list[str]:
     return [name for name in (args.only or MUTANTS) if args.family is None or MUTANTS[name].family == args.family]
 
 
-def _list(listed: list, fmt: str) -> int:
+def _list(listed: list[Mutant], fmt: str) -> int:
     """``--list``: each deviation, its rule, family, description and source."""
     if fmt == "json":
         fields = ("name", "rule", "family", "description", "source")
@@ -140,7 +146,9 @@ def _list(listed: list, fmt: str) -> int:
     return ExitCode.OK
 
 
-def _judged(args: argparse.Namespace, chosen: list, fixtures: list):
+def _judged(
+    args: argparse.Namespace, chosen: list[Mutant], fixtures: list[Fixture]
+) -> tuple[list[Verdict], Ran | None, BaseException | None]:
     """The verdicts (here, on ``--jobs`` processes, or on ``--cluster``), what ran on a
     cluster, and the signal that stopped the judging, if one did."""
     from horserace.quality.mutants import judge_all
@@ -159,7 +167,14 @@ def _judged(args: argparse.Namespace, chosen: list, fixtures: list):
         return mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
 
 
-def _said(args: argparse.Namespace, verdicts: list, ran, stopped, fixtures: int, chosen: int) -> int:
+def _said(
+    args: argparse.Namespace,
+    verdicts: list[Verdict],
+    ran: Ran | None,
+    stopped: BaseException | None,
+    fixtures: int,
+    chosen: int,
+) -> int:
     """The verdicts as text or JSON (what ran on a cluster too); the exit code."""
     from horserace.reports.command_text import mutants_text
 
