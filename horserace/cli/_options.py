@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from horserace.cli.exitcodes import ExitCode, Stopped, exit_code_for
 from horserace.engine.ruleset import CANONICAL, VARIANT_FIELDS, Ruleset
@@ -126,6 +126,19 @@ def require_cluster_extra() -> None:
     from horserace.cluster import require_extra  # noqa: PLC0415  (the cluster room, for a --cluster only)
 
     require_extra()
+
+
+@contextlib.contextmanager
+def cluster_client(address: str) -> Iterator[Any]:  # a distributed.Client: only the cluster room imports dask
+    """A client on ``--cluster ADDRESS`` for a command's campaign: the extra checked and
+    the address read before anything is started, then signals unwound as Ctrl-C for the
+    whole campaign, and the client closed (a local cluster stopped) however it ends."""
+    require_cluster_extra()
+    from horserace.cluster.connect import connected, parse  # noqa: PLC0415  (the cluster room, for a --cluster only)
+
+    parse(address)  # a malformed address is told before anything starts
+    with unwound_by_signals(), connected(address) as client:
+        yield client
 
 
 @contextlib.contextmanager

@@ -8,13 +8,13 @@ import sys
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_client,
     cluster_option,
     count,
     format_option,
     impl_argv,
     jobs_option,
     progress,
-    require_cluster_extra,
     rulesets_from,
     said_stopped,
     seconds,
@@ -248,12 +248,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--timeout is for a local run; on a cluster each scenario has 10 s: leave it out")
     if args.jobs != 1:
         raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
-    require_cluster_extra()
-    from horserace.cluster.connect import connected, parse
-    from horserace.cluster.fuzz import fuzz_on
+    with cluster_client(args.cluster) as client:
+        from horserace.cluster.fuzz import fuzz_on
 
-    parse(args.cluster)  # a malformed address is told before anything starts
-    with unwound_by_signals(), connected(args.cluster) as client:
         result, ran = fuzz_on(
             client,
             args.cluster,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_client,
     cluster_option,
     count,
     format_option,
     jobs_option,
     progress,
-    require_cluster_extra,
     unwound_by_signals,
     write_out,
 )
@@ -171,12 +171,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.jobs != 1:
             raise UsageError("--jobs is for a local run; on a cluster the workers run the shards: leave it out")
-        require_cluster_extra()
-        from horserace.cluster.connect import connected, parse
-        from horserace.cluster.impact import impact_on
+        with cluster_client(args.cluster) as client:
+            from horserace.cluster.impact import impact_on
 
-        parse(args.cluster)  # a malformed address is told before anything starts
-        with unwound_by_signals(), connected(args.cluster) as client:
             result, ran = impact_on(
                 client,
                 args.cluster,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_client,
     cluster_option,
     count,
     format_option,
@@ -17,7 +18,6 @@ from horserace.cli._options import (
     paths_option,
     print_load_errors,
     progress,
-    require_cluster_extra,
     said_stopped,
     unwound_by_signals,
     write_out,
@@ -158,12 +158,9 @@ def _judged(
             jobs = args.jobs if args.jobs is not None else 1 if args.in_process else 2
             verdicts, stopped = judge_all(chosen, fixtures, in_process=args.in_process, jobs=jobs)
         return verdicts, None, stopped
-    require_cluster_extra()
-    from horserace.cluster.connect import connected, parse
-    from horserace.cluster.mutants import mutants_on
+    with cluster_client(args.cluster) as client:
+        from horserace.cluster.mutants import mutants_on
 
-    parse(args.cluster)  # a malformed address is told before anything starts
-    with unwound_by_signals(), connected(args.cluster) as client:
         return mutants_on(client, args.cluster, chosen, fixtures, in_process=args.in_process)
 
 
@@ -231,13 +228,10 @@ def _run_code(args: argparse.Namespace) -> int:
     ran = None
     try:
         if args.cluster is not None:
-            require_cluster_extra()
-            from horserace.cluster.code_mutants import code_mutants_on
-            from horserace.cluster.connect import connected, parse
+            with cluster_client(args.cluster) as client:
+                from horserace.cluster.code_mutants import code_mutants_on
 
-            parse(args.cluster)
-            coverage = trace_corpus(fixtures)
-            with unwound_by_signals(), connected(args.cluster) as client:
+                coverage = trace_corpus(fixtures)
                 campaign, ran = code_mutants_on(
                     client, args.cluster, mutants, fixtures, coverage, enumerated=enumerated, full=full, done=tick
                 )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from horserace.cli._options import (
     clear_progress,
+    cluster_client,
     cluster_option,
     count,
     format_option,
@@ -17,7 +18,6 @@ from horserace.cli._options import (
     load_corpus,
     print_load_errors,
     progress,
-    require_cluster_extra,
     ruleset_from,
     said_stopped,
     seconds,
@@ -222,13 +222,10 @@ def _on_cluster(
 
     if not args.divide:
         raise UsageError("horserace perft: --cluster splits the count by first move: give --divide too")
-    require_cluster_extra()
-    from horserace.cluster.connect import connected, parse
-    from horserace.cluster.perft import count_on
-
-    parse(args.cluster)  # a malformed address is told before anything starts
     counted = _sent(position, moves, ruleset, engine, "--cluster")
-    with unwound_by_signals(), connected(args.cluster) as client:
+    with cluster_client(args.cluster) as client:
+        from horserace.cluster.perft import count_on
+
         result, ran, stopped = count_on(
             client, args.cluster, counted, depth, ruleset, mutant=args.mutant, progress=_after_a_while(bar, depth)
         )
