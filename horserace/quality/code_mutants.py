@@ -1236,20 +1236,26 @@ def _survivor(x: Outcome, verdict: str | None, triage: dict[str, dict[str, Any]]
 
 
 def _covered(o: Sequence[Outcome], verdict: dict[str, str | None]) -> dict[str, Any]:
-    """The score on the lines the corpus runs: killed of the judged, less the equivalent."""
+    """The score on the lines the corpus runs: killed of the judged, less the equivalent
+    (``score``); and the goal's figure, ``score_within_reach``: killed of those, less the
+    out of reach too (counted and listed beside it, never as killed)."""
     killed = [x for x in o if x.status == "killed"]
     survived = [x for x in o if x.status == "survived"]
     equivalent = [x for x in survived if verdict[x.mutant.key] == "equivalent"]
+    out_of_reach = [x for x in survived if verdict[x.mutant.key] == "out-of-reach"]
     judged = len(killed) + len(survived)
     non_equivalent = judged - len(equivalent)
+    within_reach = non_equivalent - len(out_of_reach)
     return {
         "judged": judged,
         "killed": len(killed),
         "survived": len(survived),
         "equivalent": len(equivalent),
-        "out_of_reach": len([x for x in survived if verdict[x.mutant.key] == "out-of-reach"]),
+        "out_of_reach": len(out_of_reach),
         "untriaged": len([x for x in survived if verdict[x.mutant.key] in (None, "open", "killed-by")]),
         "score": round(len(killed) / non_equivalent, 4) if non_equivalent else None,
+        "within_reach": within_reach,
+        "score_within_reach": round(len(killed) / within_reach, 4) if within_reach else None,
     }
 
 

@@ -310,10 +310,15 @@ def code_mutants_text(result: dict[str, Any]) -> str:
         f"{result['fixtures']} fixtures, {result['seconds']:g} s"
     )
     score = "no mutant judged" if c["score"] is None else f"{c['score']:.1%}"
+    reach = "none" if c["score_within_reach"] is None else f"{c['score_within_reach']:.1%}"
     lines.append(
         f"on lines the corpus runs: {c['killed']:,} of {c['judged'] - c['equivalent']:,} non-equivalent mutants "
         f"killed ({score}); {c['survived']} survived: {c['equivalent']} equivalent, {c['out_of_reach']} out of "
         f"reach ({result['out_of_reach_share']:.1%} of the campaign), {c['untriaged']} untriaged or open"
+    )
+    lines.append(
+        f"within the corpus's reach (less the {c['out_of_reach']} out of reach): {c['killed']:,} of "
+        f"{c['within_reach']:,} killed ({reach})"
     )
     lines.append(f"on lines no fixture runs: {result['not_run']:,} mutants, not judged")
     if result["same_definitions"]:

@@ -276,3 +276,21 @@ def test_a_campaign_prints_its_survivors_with_place_operator_and_diff(capsys):
     assert "code mutants (a sample of" in out and "on lines the corpus runs:" in out
     assert "on lines no fixture runs:" in out
     assert code in (ExitCode.OK, ExitCode.FAILURES)
+
+
+def test_the_score_within_reach_leaves_out_the_equivalent_and_the_out_of_reach():
+    """Ten mutants of settlement: 6 killed, and of 4 survivors 1 equivalent, 1 out of
+    reach, 1 open, 1 with no verdict. The score is 6 of 9 (the equivalent left out); the
+    goal's figure within reach is 6 of 8 (the out of reach left out too, counted beside
+    it, never as killed); the open and the unverdicted are untriaged."""
+    ms = cm.enumerate_mutants("settlement")[:10]
+    outcomes = [cm.Outcome(m, "killed", ("X",), 1) for m in ms[:6]] + [cm.Outcome(m, "survived", (), 1) for m in ms[6:]]
+    triage = {
+        ms[6].key: {"verdict": "equivalent", "check": "t::c"},
+        ms[7].key: {"verdict": "out-of-reach", "why": "w"},
+        ms[8].key: {"verdict": "open", "why": "w"},
+    }
+    c = cm.summary(cm.Campaign(outcomes, 10, 1), triage, whole=False)["covered"]
+    assert (c["killed"], c["equivalent"], c["out_of_reach"], c["untriaged"]) == (6, 1, 1, 2)
+    assert c["score"] == round(6 / 9, 4)
+    assert (c["within_reach"], c["score_within_reach"]) == (8, 0.75)

@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "With --code, the mutants are the engine's code instead: every operator of cosmic-ray's core set "
         "at every place of horserace/engine/ (pip install 'horserace[mutation]'), each judged in this "
         "process by the fixtures whose replay runs its line. It prints the score on the lines the corpus "
-        "runs, apart the mutants on lines no fixture runs, and each survivor with its file:line, "
+        "runs (the equivalent left out), the same within the corpus's reach (the out of reach left out "
+        "too, counted beside it), apart the mutants on lines no fixture runs, and each survivor with its file:line, "
         "operator, diff and its verdict in the triage file (horserace/quality/mutation_triage.yaml). "
         "Exit 1 when a survivor has no verdict or an open one, or (a whole campaign) a triage entry is "
         "stale.",
