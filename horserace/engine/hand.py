@@ -409,8 +409,16 @@ class Hand:
         return 0 if self._undo is None else len(self._undo)
 
     def may_end_turn(self) -> bool:
-        """Variant ``continuation=optional``: a continuation may be given up (HRI-2)."""
-        return not self.over and self._continuing and not self._drew and self.ruleset.continuation is _OPTIONAL
+        """Variant ``continuation=optional``: a continuation may be given up instead of
+        placing, before any draw in it, by a player who holds a legal placement (HRI-2);
+        one who holds none draws or passes, as at any point of a turn (HR-TURN-1)."""
+        return (
+            not self.over
+            and self._continuing
+            and not self._drew
+            and self.ruleset.continuation is _OPTIONAL
+            and self.can_place(self.to_act)
+        )
 
     def may_draw(self) -> bool:
         """Whether drawing is a choice of the player to act, beside their placements: only
@@ -771,21 +779,38 @@ class Hand:
             self._check_block()
 
     def end_turn(self, seat: Seat) -> None:
-        """Give up a continuation: only under the variant ``continuation=optional``."""
+        """Give up a continuation: only under the variant ``continuation=optional``, and
+        only instead of a placement (:meth:`may_end_turn`).  The player keeps a legal
+        placement, so ending the turn never blocks the hand."""
         self._check_actor(seat)
         if not self.may_end_turn():
-            raise IllegalAction(
-                f"seat {seat} may not end the turn: a player who can place must place",
-                rule="HR-DRAW-1",
-                seat=seat,
-            )
+            raise self._end_turn_refused(seat)
         if self._undo is not None:
             self._keep(False, None)
         if self.record:
             self.events.append(EndTurn(seat))
         self._next_turn(seat, None)
-        if self._next_draw == self._boneyard_end and self._immediate_block:
-            self._check_block()
+
+    def _end_turn_refused(self, seat: Seat) -> IllegalAction:
+        """Why an end of turn is refused: under ``continuation=optional``, during a
+        continuation before any draw, a player who holds no legal placement must draw
+        (HR-DRAW-2) or, the boneyard empty, pass (HR-PASS-1); otherwise a player who
+        can place must place (HR-DRAW-1)."""
+        if self._continuing and not self._drew and self.ruleset.continuation is _OPTIONAL:
+            if self._next_draw < self._boneyard_end:
+                return IllegalAction(
+                    f"seat {seat} may not end the turn: a player who holds no legal placement must draw",
+                    rule="HR-DRAW-2",
+                    seat=seat,
+                )
+            return IllegalAction(
+                f"seat {seat} may not end the turn: a player who holds no legal placement and cannot draw must pass",
+                rule="HR-PASS-1",
+                seat=seat,
+            )
+        return IllegalAction(
+            f"seat {seat} may not end the turn: a player who can place must place", rule="HR-DRAW-1", seat=seat
+        )
 
     def run(self, choose: Callable[[list[Move]], Move], give_up: Callable[[], bool] | None = None) -> None:
         """Play the hand to its end.  Forced draws and passes are made here; ``choose``

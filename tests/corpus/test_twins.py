@@ -344,22 +344,22 @@ def test_the_end_of_the_hand_is_judged_as_the_turn_would_stand_without_it(tmp_pa
 
 
 def test_a_fixture_wrong_under_a_reading_beside_those_it_names(tmp_path):
-    """6FNNYT as it was, under continuation_without_tile=end-turn beside its
-    continuation=optional: seat 0 held nothing playable after [4|5], its continuation
-    lapsed at once, and its end of turn was refused."""
+    """A fixture that names no reading, wrong under continuation_without_tile=end-turn
+    (as 6FNNYT was): after [4|5] scores, seat 0 holds nothing playable and draws, as the
+    canonical reading has it ([0|1], playable, which it must place: seat 1's [5|6] is out
+    of turn); under end-turn its continuation lapses at once and that draw is refused."""
     text = illegal(
         [
             '{seat: 0, action: place, tile: "[4|5]", target: "[4|4]", port: branch-a}',
-            "{seat: 0, action: end-turn}",
-            '{seat: 1, action: place, tile: "[6|6]", target: "[4|5]", port: high}',
+            "{seat: 0, action: draw}",
+            '{seat: 1, action: place, tile: "[5|6]", target: "[4|5]", port: high}',
         ],
         hands=(["[4|5]", "[0|0]"], ["[6|6]", "[5|6]"]),
-        expected="{rejected_at: 2, rule: HR-PLACE-1}",
-        variants="{continuation: optional}",
+        expected="{rejected_at: 2, rule: HR-SEAT-3}",
         twin="",
     )
     err = only_error(tmp_path, text)
-    assert "under continuation_without_tile=end-turn the reference refuses an earlier action (HR-SEAT-3" in err.message
+    assert "under continuation_without_tile=end-turn the reference refuses an earlier action (" in err.message
 
 
 def test_generated_fixtures_are_not_linted(tmp_path):
