@@ -20,6 +20,7 @@ from horserace.reports.runs import load_run
 from horserace.reports.stream import read_stream
 from horserace.reports.terminal import SHIELDS_NOTE, badge_lines, terminal
 from horserace.reports.write import REPORT_FILES
+from tests.helpers import bundled_corpus
 
 pytestmark = pytest.mark.slow  # subprocesses
 
@@ -50,7 +51,9 @@ def test_each_implementation_gets_its_folder_and_the_page_compares_them(tmp_path
     assert lines[4].startswith(f"badge: {out / 'ref-1.0' / 'badge.svg'} (Horse Race ")
     assert lines[5].startswith(f"badge: {out / 'broken-0.9_dev' / 'badge.svg'} (Horse Race ")
     # One badge line per implementation, then once how to embed one, then the shields.io note.
-    assert lines[6].startswith("  embed one as Markdown, ![Horse Race 30/30, 30 selected of 213](")
+    assert lines[6].startswith(
+        f"  embed one as Markdown, ![Horse Race 30/30, 30 selected of {len(bundled_corpus().fixtures)}]("
+    )
     assert f"({out / 'ref-1.0' / 'badge.svg'}), or as HTML, <img src=" in lines[6]
     assert lines[7:] == [SHIELDS_NOTE]
     page = (out / "index.html").read_text()

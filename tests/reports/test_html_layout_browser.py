@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from horserace.reports.svg import layout_svg
+from tests.helpers import bundled_corpus
 from tests.reports.devtools import Browser
 from tests.reports.test_html_report import chromium_path
 from tests.reports.test_report_size import failing_run, five_implementations
@@ -94,7 +95,7 @@ def test_the_copied_report_renders_from_file_urls(copied, tmp_path):
         page = browser.open((copied / "report.html").as_uri(), width=1400, height=1000)
         assert page.errors == []
         assert page.evaluate("document.querySelector('h1').textContent").startswith("Horse Race conformance")
-        assert page.evaluate("document.querySelectorAll('section.fixture').length") == 213
+        assert page.evaluate("document.querySelectorAll('section.fixture').length") == len(bundled_corpus().fixtures)
         drawings = page.evaluate("document.querySelectorAll('svg.hr-layout').length")
         # Every section whose first difference the layout bears on draws it (not the 71 play
         # fixtures answered with the wrong seat: whose turn it is, not the layout).
