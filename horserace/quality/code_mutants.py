@@ -903,7 +903,19 @@ def judge(
     if not fixtures and not every:
         return Outcome(m, "not-run")
     with _ONE_AT_A_TIME:
+        _settle(fixtures, every)
         return _judge(m, fixtures, all_killers, bound, every)
+
+
+def _settle(*groups: Sequence[Fixture]) -> None:
+    """Make, with the engine as it is, what each fixture computes once and keeps: its
+    expected values in the canonical encoding and its twin's input (both read tiles
+    through the engine). Made first under a mutant, they would be the mutant's, and the
+    next mutants' too."""
+    for group in groups:
+        for fx in group:
+            fx.canonical_expected  # noqa: B018  (computed and kept by the property)
+            fx.twin_input  # noqa: B018
 
 
 #: One mutant in the live engine at a time, whatever the threads (a Dask worker's).

@@ -15,6 +15,7 @@ pytest.importorskip("cosmic_ray", reason="the [mutation] extra (cosmic-ray) is n
 
 from horserace.cli import main
 from horserace.cli.exitcodes import ExitCode
+from horserace.corpus.loader import load_paths
 from horserace.corpus.replay import replay_fixture
 from horserace.corpus.status import Status
 from horserace.quality import code_mutants as cm
@@ -294,3 +295,15 @@ def test_the_score_within_reach_leaves_out_the_equivalent_and_the_out_of_reach()
     assert (c["killed"], c["equivalent"], c["out_of_reach"], c["untriaged"]) == (6, 1, 1, 2)
     assert c["score"] == round(6 / 9, 4)
     assert (c["within_reach"], c["score_within_reach"]) == (8, 0.75)
+
+
+def test_what_a_fixture_keeps_is_made_before_the_mutant_is_in():
+    """A fixture computes its canonical expected values once, reading tiles through
+    ``parse_tile``, and keeps them. On a corpus loaded afresh and never replayed, a
+    mutant of ``parse_tile`` judged first must not be the one that computes them: the
+    verdict is the campaign's, and the fixtures pass again with the engine as it is."""
+    fixtures = load_paths(None).fixtures
+    m = _find("tiles", "core/NumberReplacer", "return tile(int(match.group(1)), int(match.group(2)))", 0)
+    assert cm.judge(m, fixtures).status == "survived"
+    failing = [fx.id for fx in fixtures if replay_fixture(fx).status != Status.PASS]
+    assert failing == []
