@@ -248,4 +248,4 @@ class Scope:
 
 
 def _seating_words(seating: str) -> str:
-    return "partnership game" if seating == "partnership" else f"{seating.split('-')[0]}-player game"
+    return "partnership game" if seating == "partnership" else f"{seating.split('-', maxsplit=1)[0]}-player game"

@@ -58,7 +58,7 @@ def placement_record(tile: Tile, target: Tile | None, port: Port | None) -> dict
     if target is None:
         return {"tile": NAMES[tile]}
     # The cast: a move with a target has a port (a move names both or neither, HR-MOVE-1).
-    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[cast(Port, port)]}
+    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[cast("Port", port)]}
 
 
 def table_record(seating: Seating, scores: list[int], target: int) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def event_record(event: Event) -> dict[str, Any]:
             "seat": seat,
             "tile": NAMES[tile],
             "target": NAMES[target],
-            "port": PORT_NAMES[cast(Port, port)],  # a Place with a target has a port
+            "port": PORT_NAMES[cast("Port", port)],  # a Place with a target has a port
             "count": count,
             "credit_raw": credit_raw,
             "credit": credit,
@@ -142,7 +142,7 @@ def event_record(event: Event) -> dict[str, Any]:
         record: dict[str, Any] = {"event": "place", "seat": event.seat, "tile": NAMES[event.tile]}
         if event.target is not None:
             record["target"] = NAMES[event.target]
-            record["port"] = PORT_NAMES[cast(Port, event.port)]
+            record["port"] = PORT_NAMES[cast("Port", event.port)]
         record.update(
             count=event.count,
             credit_raw=event.credit_raw,

@@ -463,7 +463,7 @@ def layout_fixture(seed: int, seating: Seating, ruleset: Ruleset) -> dict[str, A
     for layout, (tile, target, port) in walk:
         entry = {"tile": _written(rng, tile)}
         if target is not None:
-            written = _mirror(rng, layout, target, cast(Port, port))
+            written = _mirror(rng, layout, target, cast("Port", port))
             entry.update(target=_written(rng, target), port=PORT_NAMES[written])
         steps.append(entry)
     description = f"random layout of {len(steps)} placement(s), seed {seed}"

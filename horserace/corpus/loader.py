@@ -60,7 +60,7 @@ def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
     return [Fixture.from_document(item, file, lines[i]) for i, item in enumerate(data)], []
 
 
-_ITEM_START = re.compile(r"^- ", re.M)
+_ITEM_START = re.compile(r"^- ", re.MULTILINE)
 
 
 def _fixture_lines(text: str, count: int) -> list[int]:
@@ -70,7 +70,7 @@ def _fixture_lines(text: str, count: int) -> list[int]:
         return starts
     line_of = []
     # The cast: the text parsed (load_text) to a list of ``count`` fixtures, so it has a node.
-    node = cast(yaml.Node, yaml.compose(text, Loader=yaml.CSafeLoader))
+    node = cast("yaml.Node", yaml.compose(text, Loader=yaml.CSafeLoader))
     for item in node.value:
         line_of.append(item.start_mark.line + 1)
     return line_of

@@ -483,7 +483,7 @@ def measure_perft(
 
     fixture = next(fx for fx in load_paths().fixtures if fx.id == PERFT_FIXTURE)
     hand = perft_position(fixture.input, fixture.ruleset)
-    counting = cast(_CountingMoves, perft_position(fixture.input, fixture.ruleset, _CountingMoves))
+    counting = cast("_CountingMoves", perft_position(fixture.input, fixture.ruleset, _CountingMoves))
     figures = []
     for depth in depths:
         counting.moves_made = 0

@@ -407,7 +407,7 @@ def _claim_key(item: object) -> tuple[str, str] | None:
 def _n(value: float) -> str:
     """A coordinate as short as it is exact to a tenth: ``120``, ``137.5``."""
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:

@@ -176,7 +176,7 @@ def rounding_rule(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT
     P, q, r = z3.Ints("pips quotient remainder")
     rounded = z3.If(r == 0, P, z3.If(r <= 2, P - r, P + 5 - r))
     credit = model.credit(P)
-    negation = [P >= 0, P <= MAX_PIPS_TOTAL, P == 5 * q + r, r >= 0, r <= 4, 5 * credit != rounded]
+    negation = [P >= 0, P <= MAX_PIPS_TOTAL, P == 5 * q + r, r >= 0, r <= 4, 5 * credit != rounded]  # noqa: SIM300  (P = 5q + r, as the proof reads)
 
     def decode(s: z3.ModelRef) -> dict[str, Any]:
         p = value(s, P)

@@ -67,11 +67,11 @@ def engine_defaults(tie) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, parameter in inspect.signature(tie).parameters.items():
         value = parameter.default
-        if isinstance(value, FunctionType) and value.__module__.startswith("horserace.engine"):
-            out[name] = value
-        elif isinstance(value, type) and issubclass(value, Hand):
-            out[name] = value
-        elif isinstance(value, Sequence) and not isinstance(value, str) and name == "table":
+        if (
+            (isinstance(value, FunctionType) and value.__module__.startswith("horserace.engine"))
+            or (isinstance(value, type) and issubclass(value, Hand))
+            or (isinstance(value, Sequence) and not isinstance(value, str) and name == "table")
+        ):
             out[name] = value
     return out
 

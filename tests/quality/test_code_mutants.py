@@ -145,7 +145,7 @@ def test_a_mutant_of_tile_is_judged_on_what_the_replay_reads(corpus):
     m = _find("tiles", "core/ReplaceComparisonOperator_LtE_Lt", "if not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):")
     outcome = cm.judge(m, cm.covering(m, corpus.fixtures, coverage), every=corpus.fixtures)
     assert outcome.status == "killed" and "horserace.corpus.observers" in outcome.note, outcome
-    assert cm.engine_fingerprint() == before and observers._WRITTEN == table
+    assert cm.engine_fingerprint() == before and table == observers._WRITTEN
     following = _find("settlement", "core/ReplaceBinaryOperator_FloorDiv_Mul", "return round_to_five(pips) // 5")
     assert cm.judge(following, cm.covering(following, corpus.fixtures, coverage)).status == "killed"
     assert cm.engine_fingerprint() == before

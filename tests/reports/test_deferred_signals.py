@@ -17,10 +17,9 @@ from horserace.reports.stream import ResultStream, read_stream
 
 def test_a_signal_inside_the_block_acts_after_it():
     reached = []
-    with pytest.raises(KeyboardInterrupt):
-        with deferred_signals():
-            os.kill(os.getpid(), signal.SIGINT)
-            reached.append("the rest of the block")
+    with pytest.raises(KeyboardInterrupt), deferred_signals():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached.append("the rest of the block")
     assert reached == ["the rest of the block"]
 
 
