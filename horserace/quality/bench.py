@@ -246,11 +246,15 @@ def format_text(result: dict[str, Any]) -> str:
     if perft_result:
         first = perft_result[0]
         lines += [
-            f"Perft nodes per second on {PERFT_FIXTURE}'s deal (median of {first['repeats']} runs, each at least "
-            f"{first['min_seconds']} s of counts; Python {result['python']})",
+            (
+                f"Perft nodes per second on {PERFT_FIXTURE}'s deal (median of {first['repeats']} runs, each at least "
+                f"{first['min_seconds']} s of counts; Python {result['python']})"
+            ),
             "",
-            f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
-            f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}",
+            (
+                f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
+                f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}"
+            ),
         ]
         for f in perft_result:
             lines.append(
@@ -676,11 +680,15 @@ def format_fuzz(fuzz_result: dict[str, Any]) -> str:
     first = fuzz_result["figures"][0]
     before, after = fuzz_result["load_average"]
     lines = [
-        f"Fuzzing against '{fuzz_result['implementation']}' (median [min-max] of {first['repeats']} runs, alternated; "
-        f"load average {before} before, {after} after)",
+        (
+            f"Fuzzing against '{fuzz_result['implementation']}' (median [min-max] of {first['repeats']} runs, alternated; "
+            f"load average {before} before, {after} after)"
+        ),
         "",
-        f"{'workload':<11} {'jobs':>4} {'seeds':>6} {'scenarios':>9} {'hands':>6}  {'scenarios/s':>21}  "
-        f"{'hands/s':>21}  {'per process':>11}  {'CPU ms/scenario: runner':>23} {'implementation':>14}",
+        (
+            f"{'workload':<11} {'jobs':>4} {'seeds':>6} {'scenarios':>9} {'hands':>6}  {'scenarios/s':>21}  "
+            f"{'hands/s':>21}  {'per process':>11}  {'CPU ms/scenario: runner':>23} {'implementation':>14}"
+        ),
     ]
     for f in fuzz_result["figures"]:
         scenarios = f"{f['median_scenarios_per_second']:,} [{f['min_scenarios_per_second']:,}-{f['max_scenarios_per_second']:,}]"
@@ -765,9 +773,11 @@ def format_impact(impact_result: dict[str, Any]) -> str:
     before, after = impact_result["load_average"]
     a, b = impact_result["rulesets"]
     lines = [
-        f"Impact study {a} against {b}: {impact_result['matches_per_run']:,} matches a run, both sides, every "
-        f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
-        f"load average {before} before, {after} after)",
+        (
+            f"Impact study {a} against {b}: {impact_result['matches_per_run']:,} matches a run, both sides, every "
+            f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
+            f"load average {before} before, {after} after)"
+        ),
         "",
         f"{'jobs':>4}  {'matches/s':>21}  {'speed-up':>20}  {'cores busy':>10}  {'CPU ms/match':>12}",
     ]

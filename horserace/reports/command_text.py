@@ -161,9 +161,11 @@ def _tried_lines(result: FuzzResult, ranges: str, asked: str) -> list[str]:
     rate, hand_rate = result.scenarios_per_second, result.hands_per_second
     kinds = [k for k in result.plan.kinds if k not in result.unsupported]
     lines = [
-        f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
-        f"{tried.scenarios:,} scenario{'' if tried.scenarios == 1 else 's'} ({f'{rate:,.0f}' if rate else '-'}/s), {tried.hands:,} hands of play "
-        f"({f'{hand_rate:,.0f}' if hand_rate else '-'} hands/s), shrinking left out",
+        (
+            f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
+            f"{tried.scenarios:,} scenario{'' if tried.scenarios == 1 else 's'} ({f'{rate:,.0f}' if rate else '-'}/s), {tried.hands:,} hands of play "
+            f"({f'{hand_rate:,.0f}' if hand_rate else '-'} hands/s), shrinking left out"
+        ),
         "  kinds: " + ", ".join(f"{k} {tried.kinds[k]:,}" for k in kinds),
     ]
     if result.unsupported:

@@ -508,8 +508,10 @@ def render_comparison(
     out = [
         *page_start(title, _CSS),
         f"<h1>{_e(title)}</h1>",
-        f'<p class="zero">Suite {_e(suites)}, protocol {_e(protocols)}; made by horserace from the result '
-        "streams alone.</p>",
+        (
+            f'<p class="zero">Suite {_e(suites)}, protocol {_e(protocols)}; made by horserace from the result '
+            "streams alone.</p>"
+        ),
         '<nav><a href="#implementations">implementations</a><a href="#disagreements">disagreements</a>'
         '<a href="#matrix">rules</a>'
         + ('<a href="#trend">versions</a>' if trends(runs) else "")
@@ -521,13 +523,17 @@ def render_comparison(
     out.append(_disagreements(split, labels, row_anchors))
     out += [
         '<h2 id="matrix">Rules by implementation</h2>',
-        '<p class="zero">Every rule of the specification, in its order: passed / failed / skipped fixtures that '
-        "cite it (a fixture counts in the row of every rule it cites). A rule's name filters the fixture table.</p>",
+        (
+            '<p class="zero">Every rule of the specification, in its order: passed / failed / skipped fixtures that '
+            "cite it (a fixture counts in the row of every rule it cites). A rule's name filters the fixture table.</p>"
+        ),
         _matrix(runs, labels),
         _trends(runs),
         '<h2 id="fixtures">Fixtures</h2>',
-        '<p class="zero">One row per fixture, the disagreements first. A failing outcome opens that '
-        "implementation's expected-against-actual, with the drawing.</p>",
+        (
+            '<p class="zero">One row per fixture, the disagreements first. A failing outcome opens that '
+            "implementation's expected-against-actual, with the drawing.</p>"
+        ),
         _fixture_table(rows, runs, labels, row_anchors, failure_anchors),
         '<h2 id="failures">Failures, by implementation</h2>',
     ]
@@ -536,8 +542,10 @@ def render_comparison(
     out += [drawings_legend(drawn) if "hr-layout" in drawn else "", *failures]
     out.append(rules_cited([r for n, run in enumerate(runs) for r in _opened(run) if r["id"] in inline[n]], links))
     out += [
-        '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
-        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
+        (
+            '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
+            f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>'
+        ),
         f"<script>{_SCRIPT}</script>",
         "</main>",
         "</body>",

@@ -303,8 +303,10 @@ def _hand_at_refused(hands: _JSONList, refused: int) -> tuple[_JSONList, str] | 
             prefix = hand.get("layout") or []
             return (
                 list(prefix) + own,
-                f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
-                "the placement the implementation refused, as the fixture lists it.",
+                (
+                    f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
+                    "the placement the implementation refused, as the fixture lists it."
+                ),
             )
         action -= len(entries)
     return None
@@ -560,10 +562,12 @@ def _fixture_heading(record: dict[str, Any], anchor: str, status: str, *, who: s
         + (f' <span class="who">{_e(who)}</span>' if who else "")
         + "</h3>",
         f'<p class="description">{_t(record.get("description", ""))}</p>',
-        '<table class="meta">'
-        f"<tr><td>file</td><td>{_fixture_file(record, links)}</td></tr>"
-        f"<tr><td>rules</td><td><code>{_e(' '.join(str(r) for r in rules))}</code> "
-        f"(primary: {_primary(str(record.get('rule', '')))})</td></tr>",
+        (
+            '<table class="meta">'
+            f"<tr><td>file</td><td>{_fixture_file(record, links)}</td></tr>"
+            f"<tr><td>rules</td><td><code>{_e(' '.join(str(r) for r in rules))}</code> "
+            f"(primary: {_primary(str(record.get('rule', '')))})</td></tr>"
+        ),
     ]
     variants = record.get("variants")
     if variants:
@@ -883,8 +887,10 @@ def _per_rule_section(rows: list[dict[str, Any]], anchors: dict[str, str], *, ra
     """Every rule in the specification's order with its counts and links to its failing fixtures."""
     out = [
         "<h2>Per rule</h2>",
-        '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
-        "every rule it cites.</p>",
+        (
+            '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
+            "every rule it cites.</p>"
+        ),
     ]
     if not ran:
         out.append("<p>No fixture was run.</p>")
