@@ -346,7 +346,7 @@ def unstarted_branches_count_zero(model: m.SpinnerModel = m.SPINNER, timeout_ms:
         ["HR-COUNT-3", "HR-COUNT-1"],
         "a free branch adds 0 and an interior double adds 0 (is not a counted end)",
         model.name,
-        domain + [z3.Or(*broken)],
+        [*domain, z3.Or(*broken)],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -367,7 +367,7 @@ def double_counts_once(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIME
         ["HR-COUNT-2", "HR-COUNT-4"],
         "the double adds 2v, once, iff a linear side is free (else 0, not listed)",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -384,7 +384,7 @@ def no_branch_before_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_ms: 
         ["HR-SPIN-2"],
         "a branch is available only when both linear sides are occupied",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -408,7 +408,7 @@ def branches_open_after_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_m
         ["HR-SPIN-3", "HR-PLACE-1"],
         "port p is available iff it is free and (linear, or both linear sides occupied)",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -452,7 +452,7 @@ def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: i
         ["HR-MATCH-2"],
         f"{sides} sides: winner(i) iff score(i) + credit(i) >= target",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_match(s, scores, credits, target, model),
         timeout_ms,
     )
@@ -493,7 +493,7 @@ def match_winners_seat_blind(sides: int, model: m.MatchModel = m.MATCH, timeout_
         ["HR-MATCH-2"],
         f"{sides} sides: the set of winning sides does not depend on the seating",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         decode,
         timeout_ms,
     )
@@ -510,7 +510,7 @@ def scores_never_decrease(sides: int, model: m.MatchModel = m.MATCH, timeout_ms:
         ["HR-MATCH-2", "HR-SETTLE-2"],
         f"{sides} sides: score after >= score before",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_match(s, scores, credits, target, model),
         timeout_ms,
     )
@@ -556,7 +556,7 @@ def tied_winners_full_credit(
         ["HR-SETTLE-3", "HR-END-2", "HR-SETTLE-1"],
         f"{sides} sides, blocked: each tied lowest side gets round(all other pips) / 5; others 0",
         model.name,
-        domain + [z3.Or(*broken)],
+        [*domain, z3.Or(*broken)],
         decode,
         timeout_ms,
     )

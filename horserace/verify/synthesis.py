@@ -287,7 +287,7 @@ def exact_target_play() -> dict[str, Any]:
     ]
     used = {opening, arm_x, arm_z, double}
     rest = [NAMES[t] for t in ALL_TILES if NAMES[t] not in used]
-    hands = [rest[0:5], rest[5:10], [double] + rest[10:14], rest[14:19]]
+    hands = [rest[0:5], rest[5:10], [double, *rest[10:14]], rest[14:19]]
     boneyard = rest[19:]
     scores = [TARGET - N, TARGET - 1]
     placement = {"tile": double, "target": arm_x, "port": _port_for(arm_x, X)}

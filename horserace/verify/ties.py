@@ -265,7 +265,7 @@ def spinner_layouts(
         if len(path) == max_placements:
             return
         for move in layout.moves_for_mask(FULL_SET_MASK & ~placed):
-            walk(path + [move], placed | 1 << move[0])
+            walk([*path, move], placed | 1 << move[0])
 
     walk([], 0)
     report.layouts = len(seen)
