@@ -51,7 +51,9 @@ def scaling(repeats: int, seeds: int) -> None:
             f"{statistics.median(batch):.2f} ms [{min(batch):.2f}-{max(batch):.2f}]; a shard's fixed cost "
             f"{_spread(fixed)} ms"
         )
-    ratios = [b["hands_per_second"] / a["hands_per_second"] for a, b in zip(runs["local:1"], runs["local:2"])]
+    ratios = [
+        b["hands_per_second"] / a["hands_per_second"] for a, b in zip(runs["local:1"], runs["local:2"], strict=True)
+    ]
     print(f"local:2 / local:1, paired runs: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

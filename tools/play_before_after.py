@@ -132,8 +132,8 @@ def main(argv: list[str]) -> int:
     print(f"{'configuration':<24} {'before (CPU)':>26} {'after (CPU)':>26}  ratio CPU [range]   ratio wall")
     for label, _ in jobs:
         before, after = results[label]["before"], results[label]["after"]
-        cpu_ratios = [a["cpu"] / b["cpu"] for a, b in zip(after, before)]
-        wall_ratios = [a["wall"] / b["wall"] for a, b in zip(after, before)]
+        cpu_ratios = [a["cpu"] / b["cpu"] for a, b in zip(after, before, strict=True)]
+        wall_ratios = [a["wall"] / b["wall"] for a, b in zip(after, before, strict=True)]
         print(
             f"{label:<24} {figure(before):>26} {figure(after):>26}  "
             f"{statistics.median(cpu_ratios):.3f} [{min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}]   "

@@ -245,5 +245,5 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
         yield client
     finally:
         _close(client, local, timeout)
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)

@@ -617,7 +617,7 @@ def run(
 
     lost = [""]
     changed: list[HelloChanged] = []
-    threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
+    threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares, strict=True)]
     try:
         for t in threads:
             t.start()

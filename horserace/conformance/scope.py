@@ -220,7 +220,7 @@ class Scope:
         """Every combination of the readings declared, the default first."""
         names = list(self.readings)
         for combination in itertools.product(*(self.readings[n] for n in names)):
-            yield Ruleset.from_readings(dict(zip(names, combination)))
+            yield Ruleset.from_readings(dict(zip(names, combination, strict=True)))
 
     def describe_scope(self, kinds: bool = True) -> str:
         """What the implementation takes part in, in one short line: its kinds, the

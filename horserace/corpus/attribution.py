@@ -169,7 +169,7 @@ def _first_index(expected: object, actual: object) -> int:
     prefix of the other)."""
     if not isinstance(expected, list) or not isinstance(actual, list):
         return 0
-    for i, (e, a) in enumerate(zip(expected, actual)):
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
         if diff(e, a):
             return i
     return min(len(expected), len(actual))

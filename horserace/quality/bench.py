@@ -218,7 +218,7 @@ def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | N
             progress(f"pytest plugin: repeat {r + 1}/{repeats}")
         bare.append(once("import pytest"))
         with_plugin.append(once("import pytest, horserace.conformance.pytest_plugin"))
-    added = [b - a for a, b in zip(bare, with_plugin)]
+    added = [b - a for a, b in zip(bare, with_plugin, strict=True)]
     return {
         "repeats": repeats,
         "pytest_ms": round(statistics.median(bare), 1),
@@ -644,7 +644,7 @@ def measure_fuzz(
             )
     figures = []
     for i, (name, kinds, budget, j) in enumerate(plans):
-        scenario_rates, hand_rates, runner_ms, impl_ms = (list(column) for column in zip(*runs[i]))
+        scenario_rates, hand_rates, runner_ms, impl_ms = (list(column) for column in zip(*runs[i], strict=True))
         median_scenarios, median_hands = statistics.median(scenario_rates), statistics.median(hand_rates)
         figures.append(
             FuzzFigure(
@@ -744,7 +744,7 @@ def measure_impact(
     first = jobs[0]
     figures = []
     for j in jobs:
-        ratios = [x / y for x, y in zip(rates[j], rates[first])]
+        ratios = [x / y for x, y in zip(rates[j], rates[first], strict=True)]
         figures.append(
             {
                 "jobs": j,

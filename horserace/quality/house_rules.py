@@ -363,7 +363,7 @@ def _h_two_stay() -> type[Hand]:
 def _settled(winners: tuple[Side, ...], credits: Sequence[int], scores: Sequence[int], target: int) -> Settlement:
     """A settlement from its winners and credits (displayed points): the credits added
     together, the sides at or over the target sharing the match (HR-MATCH-2)."""
-    after = tuple(s + c for s, c in zip(scores, credits))
+    after = tuple(s + c for s, c in zip(scores, credits, strict=True))
     return Settlement(winners, tuple(credits), after, tuple(side for side, s in enumerate(after) if s >= target))
 
 
@@ -536,7 +536,7 @@ def _unrounded(
     after = [_Pips(_raw(s)) for s in scores]
     for side in winners:
         after[side] = _Pips(after[side].raw + sum(totals) - totals[side])
-    credits = tuple(int(a) - int(s) for a, s in zip(after, scores))
+    credits = tuple(int(a) - int(s) for a, s in zip(after, scores, strict=True))
     return Settlement(winners, credits, tuple(after), tuple(side for side, s in enumerate(after) if s >= target))
 
 

@@ -347,7 +347,7 @@ def shard_tasks(seatings: Sequence[Seating], matches: int, size: int = SHARD_MAT
 def merge(shards: Sequence[Shard], tallies: Sequence[Tally]) -> dict[Seating, Tally]:
     """The shards' tallies merged per seating (exactly: in any order, the same sums)."""
     out: dict[Seating, Tally] = {}
-    for shard, tally in zip(shards, tallies):
+    for shard, tally in zip(shards, tallies, strict=True):
         out.setdefault(shard.seating, Tally()).merge(tally)
     return out
 

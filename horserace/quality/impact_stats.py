@@ -160,7 +160,7 @@ def analyse(study: ImpactStudy) -> Analysis:
         for m in METRICS
     ]
     tests = len(rows)
-    for r, adjusted in zip(rows, holm([r.p for r in rows])):
+    for r, adjusted in zip(rows, holm([r.p for r in rows]), strict=True):
         r.p_holm = adjusted
         r.significant = adjusted < study.level
     if tests:

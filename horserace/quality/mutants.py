@@ -281,7 +281,7 @@ def _settle_with(
             if split_ties:
                 value //= len(winners)
             credits[side] = value
-        after = tuple(s + c for s, c in zip(scores, credits))
+        after = tuple(s + c for s, c in zip(scores, credits, strict=True))
         match_winners = tuple(side for side, s in enumerate(after) if s >= target)
         if first_only:
             match_winners = match_winners[:1]
@@ -407,7 +407,7 @@ def _m_settled_after_match() -> type[Hand]:
         totals = side_totals(pips, self.partnership)
         credits = [0] * len(totals)
         credits[side] = hand_credit(sum(totals) - totals[side])
-        self.scores = [s + c for s, c in zip(self.scores, credits)]
+        self.scores = [s + c for s, c in zip(self.scores, credits, strict=True)]
         self.over, self.reason, self.next_opener = True, HandEndReason.MATCH, None
         if self.record:
             self.events.append(HandEnd(HandEndReason.MATCH, (side,), pips, tuple(credits), tuple(self.scores), None))

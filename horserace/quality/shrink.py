@@ -102,7 +102,7 @@ def _trier(run: Judge, keep: Keep) -> _Try:
     def first_kept(candidates: list[Fixture]) -> Shrunk | None:
         if not candidates or stuck[0]:
             return None
-        for fx, outcome in zip(candidates, run(candidates)):
+        for fx, outcome in zip(candidates, run(candidates), strict=True):
             if outcome.status == Status.TIMEOUT:
                 stuck[0] = True
                 return None

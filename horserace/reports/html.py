@@ -625,7 +625,7 @@ def _seats(record: dict[str, Any]) -> str:
         tiles = hand if isinstance(hand, list) else []
         pips = [_pips(t) for t in tiles]
         total = sum(p for p in pips if p is not None)
-        shown = " ".join(f"{t} ({p})" for t, p in zip(tiles, pips)) or "none"
+        shown = " ".join(f"{t} ({p})" for t, p in zip(tiles, pips, strict=True)) or "none"
         rows.append(
             f'<tr><td class="num">{seat}</td><td><code>{_e(shown)}</code></td><td class="num">{total}</td></tr>'
         )
@@ -795,7 +795,7 @@ def render_html(
     failing = [r for r in results if r.get("status") not in PASSING]
     failing_anchors = section_anchors(failing)
     anchors: dict[str, str] = {}
-    for r, place in zip(failing, failing_anchors):
+    for r, place in zip(failing, failing_anchors, strict=True):
         anchors.setdefault(str(r.get("id", "")), place)
 
     out = page_start(f"Horse Race conformance: {name} — {verdict}")
@@ -934,7 +934,7 @@ def _failures_section(
         )
     sections = [
         fixture_section(record, place, causes=causes, links=rule_links)
-        for record, place in zip(failing, failing_anchors)
+        for record, place in zip(failing, failing_anchors, strict=True)
     ]
     if failing:
         out.append(FAILURES_NOTE)

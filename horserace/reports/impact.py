@@ -140,7 +140,11 @@ def study_text(study: ImpactStudy, analysis: Analysis) -> str:
 
 
 def _chain_labels(shares: list[float]) -> list[tuple[str, float]]:
-    return [(f"{k}" if k < CHAIN_CAP else f"{k}+", x) for k, x in zip(range(1, CHAIN_CAP + 1), shares) if x or k < 4]
+    return [
+        (f"{k}" if k < CHAIN_CAP else f"{k}+", x)
+        for k, x in zip(range(1, CHAIN_CAP + 1), shares, strict=True)
+        if x or k < 4
+    ]
 
 
 # ------------------------------------------------------------------------------ HTML

@@ -167,7 +167,11 @@ def parse_glossary(text: str) -> list[GlossaryTerm]:
         if len(cells) != 5 or cells[0] == "English term" or set(cells[0]) <= set("-: "):
             continue
         english, definition, *words = cells
-        terms.append(GlossaryTerm(english, definition, dict(zip(DOCUMENTS, words)), text.count("\n", 0, m.start()) + 1))
+        terms.append(
+            GlossaryTerm(
+                english, definition, dict(zip(DOCUMENTS, words, strict=True)), text.count("\n", 0, m.start()) + 1
+            )
+        )
     return terms
 
 

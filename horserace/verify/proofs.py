@@ -435,7 +435,9 @@ def _describe_match(
         "scores after (model)": [value(s, x) for x in after],
         "match winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
         "sides at or over the target": [
-            i for i, (x, c) in enumerate(zip(scores, credits)) if value(s, x) + value(s, c) >= value(s, target)
+            i
+            for i, (x, c) in enumerate(zip(scores, credits, strict=True))
+            if value(s, x) + value(s, c) >= value(s, target)
         ],
     }
 
@@ -446,7 +448,7 @@ def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: i
     (credits applied together; all such sides share the win)."""
     scores, credits, target, domain = _match_vars(sides)
     winners = model.winners(model.after(scores, credits), target)
-    broken = z3.Or(*[bool_term(w) != (s + c >= target) for w, s, c in zip(winners, scores, credits)])
+    broken = z3.Or(*[bool_term(w) != (s + c >= target) for w, s, c in zip(winners, scores, credits, strict=True)])
     return refute(
         f"match-winners-exact-{sides}",
         ["HR-MATCH-2"],
@@ -504,7 +506,7 @@ def scores_never_decrease(sides: int, model: m.MatchModel = m.MATCH, timeout_ms:
     settlement credits is below the score before."""
     scores, credits, target, domain = _match_vars(sides)
     after = model.after(scores, credits)
-    broken = z3.Or(*[a < s for a, s in zip(after, scores)])
+    broken = z3.Or(*[a < s for a, s in zip(after, scores, strict=True)])
     return refute(
         f"scores-never-decrease-{sides}",
         ["HR-MATCH-2", "HR-SETTLE-2"],

@@ -300,6 +300,6 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
 @pytest.mark.parametrize("case", CASES, ids=[c.label or c.mode for c in CASES])
 def test_a_hostile_implementation_cannot_break_the_runner(case, tmp_path, five):
     with ThreadPoolExecutor(len(case.modes)) as pool:
-        found = dict(zip(case.modes, pool.map(lambda m: _run(case, m, tmp_path / m, five), case.modes)))
+        found = dict(zip(case.modes, pool.map(lambda m: _run(case, m, tmp_path / m, five), case.modes), strict=True))
     broken = [f"{mode}: {problem}" for mode, problems in found.items() for problem in problems]
     assert broken == []

@@ -91,7 +91,7 @@ def test_losers_paying_is_refuted(sides):
     result = proofs.scores_never_decrease(sides, models.WRONG_MATCH_LOSERS_PAY)
     assert result.status == proofs.COUNTEREXAMPLE, result.explain()
     cx = result.counterexample
-    assert any(a < b for a, b in zip(cx["scores after (model)"], cx["scores before"]))
+    assert any(a < b for a, b in zip(cx["scores after (model)"], cx["scores before"], strict=True))
 
 
 @pytest.mark.parametrize(

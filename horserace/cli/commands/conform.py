@@ -290,7 +290,7 @@ def _list(argvs: list[list[str]], fixtures: list[Fixture], session: Session, arg
                         "line": fx.line,
                     }
                     | ({"skip": reason} if reason else {"run": True})
-                    for fx, reason in zip(fixtures, reasons)
+                    for fx, reason in zip(fixtures, reasons, strict=True)
                 ],
                 "run": sum(1 for r in reasons if not r),
                 "skip": sum(1 for r in reasons if r),
