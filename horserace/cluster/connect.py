@@ -175,7 +175,7 @@ def _close(client: Client | None, local: LocalCluster | None, timeout: float) ->
     if client is not None:
         try:
             client.close(timeout=timeout)
-        except Exception:
+        except Exception:  # noqa: BLE001  (a cleanup: whatever Dask's close raises, the local cluster is still closed and the client made inert)
             closed = False
     if local is not None:
         with contextlib.suppress(Exception):
@@ -222,7 +222,7 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
             if wrong is None:
                 try:
                     client = Client(cluster.address, timeout=timeout)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001  (whatever Dask's client raises on connecting, its comm's OSError or a tls address's ValueError, is the usage message)
                     wrong = str(exc) or type(exc).__name__
             if wrong is not None or client is None:
                 raise UsageError(

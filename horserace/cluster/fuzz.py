@@ -19,6 +19,7 @@ shards one, each with its count and its smallest finding.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 import uuid
@@ -153,10 +154,10 @@ def fuzz_on(
         )
     finally:
         with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
-            try:
-                stop.clear()  # the scheduler forgets an event once it is cleared
-            except Exception:  # a scheduler already gone forgets it anyway
-                pass
+            # The scheduler forgets an event once it is cleared; one already gone, anyway
+            # (whatever its comm raises then).
+            with contextlib.suppress(Exception):
+                stop.clear()
     results = [finished[i] for i in sorted(finished)]  # every shard's, or those that finished before a signal
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a

@@ -699,7 +699,7 @@ def _rebuild(patches: _Patches, module: str) -> list[str]:
             scratch = dict(namespace)
             try:
                 exec(code, scratch)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001  (mutated code may raise anything)
                 raise _BuildFails(
                     f"{name} (line {line}) raises as it is imported: {type(exc).__name__}: {exc}"
                 ) from None
@@ -721,7 +721,7 @@ def applied(m: CodeMutant) -> Iterator[list[str]]:
         mns = _namespace(m.module, source)
     except SyntaxError as exc:
         raise NotApplied(f"does not compile: {exc.msg}") from None
-    except Exception as exc:  # the module cannot be imported: every fixture fails
+    except Exception as exc:  # noqa: BLE001  (mutated code may raise anything: the module cannot be imported, every fixture fails)
         raise _FailsAtImport(f"the module raises on import: {type(exc).__name__}: {exc}") from None
     patches = _Patches()
     live = _live_module(m.module)
@@ -925,7 +925,7 @@ def _judge(
                     for fx in fixtures:
                         try:
                             status = replay_fixture(fx).status
-                        except Exception:  # a mutant that crashes is told apart by the fixture
+                        except Exception:  # noqa: BLE001  (mutated code may raise anything: a mutant that crashes is told apart by the fixture)
                             status = Status.CRASH
                         if status not in (Status.PASS, Status.SKIP):
                             killers.append(fx.id)
@@ -1052,7 +1052,7 @@ class _Worker:
                             every=fixtures,
                         )
                     )
-            except BaseException:
+            except BaseException:  # noqa: BLE001, S110  (the forked judge must reach os._exit whatever happens; its outcomes went through the pipe)
                 pass
             finally:
                 os._exit(0)

@@ -430,7 +430,7 @@ def study(
         run_local(shards, a.ruleset, b.ruleset, seed, streams, jobs=jobs, done=done)
     except Exception:
         raise
-    except BaseException as exc:  # Ctrl-C, or the command line's Stopped (SIGTERM, SIGHUP)
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; Ctrl-C, or the command line's Stopped (SIGTERM, SIGHUP))
         stopped = exc
     return assemble(a, b, matches, seed, seatings, streams, level, shards, finished, stopped)
 

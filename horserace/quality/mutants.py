@@ -488,7 +488,7 @@ def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
     for fx in fixtures:
         try:
             status = replay_fixture(fx, engine=mutant.engine).status
-        except Exception:  # a mutant that crashes on a fixture is told apart by it, as a crashing server is
+        except Exception:  # noqa: BLE001  (a mutant that crashes on a fixture, in any way, is told apart by it, as a crashing server is)
             status = Status.CRASH
         if status not in (Status.PASS, Status.SKIP):
             killers.append(Killer(fx.id, fx.primary_rule, status))
@@ -543,6 +543,6 @@ def judge_all(
         in_processes(_judged, tasks, jobs, done=taken)
     except Exception:
         raise
-    except BaseException as exc:  # Ctrl-C, or a signal's exception: the workers are ended
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; Ctrl-C, or a signal's exception: the workers are ended)
         return verdicts, exc
     return verdicts, None

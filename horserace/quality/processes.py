@@ -72,7 +72,7 @@ def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
     except Exception as exc:
         try:
             pickle.loads(pickle.dumps(exc))
-        except Exception:
+        except Exception:  # noqa: BLE001  (pickling a third party's exception may fail in any way)
             kind = HorseRaceError if isinstance(exc, HorseRaceError) else RuntimeError
             raise kind(str(exc)) from None
         raise

@@ -432,7 +432,7 @@ def _drawing(record: dict[str, Any]) -> str:
             refused=refused_action(record),
             shared=True,
         )
-    except Exception as exc:  # a report must never fail for one drawing
+    except Exception as exc:  # noqa: BLE001  (a report must never fail for one drawing)
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
     return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
 
@@ -441,7 +441,7 @@ def _drawn(record: dict[str, Any]) -> bool:
     """Whether a failing fixture's section has a drawing."""
     try:
         return failing_layout(record) is not None and not _turn_only(record)
-    except Exception:  # as in _drawing: one odd record never stops a report
+    except Exception:  # noqa: BLE001  (as in _drawing: one odd record never stops a report)
         return False
 
 
