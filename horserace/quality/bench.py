@@ -7,6 +7,7 @@ generator (:mod:`horserace.engine.playout`).
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import statistics
@@ -607,9 +608,7 @@ def measure_fuzz(
     job counts alternate run by run, so a change of load on a shared machine falls on
     all of them alike.  Also the CPU time of the runner's process and of the
     implementation processes per scenario, which says which side is the bottleneck."""
-    import os  # noqa: PLC0415  (see above measure_corpus)
-
-    from horserace.conformance.server import reference_argv  # noqa: PLC0415
+    from horserace.conformance.server import reference_argv  # noqa: PLC0415  (see above measure_corpus)
     from horserace.quality.fuzz import SCENARIO_KINDS, Plan, fuzz  # noqa: PLC0415
 
     argv = reference_argv()
@@ -715,9 +714,7 @@ def measure_impact(
     seating, ``matches`` a seating and a side), with each of ``jobs`` worker processes in
     turn, alternated round by round so that a change of load falls on all alike; the
     speed-up of each job count over the first, as the median of the rounds' ratios."""
-    import os  # noqa: PLC0415  (see above measure_corpus)
-
-    from horserace.quality.impact import study  # noqa: PLC0415
+    from horserace.quality.impact import study  # noqa: PLC0415  (see above measure_corpus)
     from horserace.resources.rulesets import resolve  # noqa: PLC0415
 
     a, b = resolve("canonical"), resolve("one-branch")

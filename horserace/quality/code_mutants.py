@@ -40,12 +40,17 @@ left out.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import ctypes
 import difflib
 import functools
 import importlib
+import multiprocessing.connection
+import os
 import random
+import resource
+import signal
 import sys
 import threading
 import time
@@ -58,10 +63,12 @@ from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
 
+import yaml
+
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.replay import replay_fixture
 from horserace.corpus.status import Status
-from horserace.errors import UsageError
+from horserace.errors import InputError, UsageError
 
 __all__ = [
     "ENGINE_MODULES",
@@ -637,8 +644,6 @@ def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
 def _built_at_import(path: str) -> tuple[tuple[Any, frozenset[str], tuple[str, ...], int], ...]:
     """A module's top-level assignments, as (code, the names its value reads, the names
     it binds, line): what it builds at import, to build again under a mutant."""
-    import ast  # noqa: PLC0415  (only a campaign)
-
     try:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
@@ -1029,10 +1034,6 @@ class _Worker:
         full: frozenset[str],
         bound: float,
     ) -> None:
-        import multiprocessing.connection  # noqa: PLC0415  (only for a campaign)
-        import os  # noqa: PLC0415
-        import signal  # noqa: PLC0415
-
         mine, theirs = multiprocessing.Pipe()
         pid = os.fork()
         if pid == 0:  # the worker
@@ -1065,9 +1066,6 @@ class _Worker:
         self.conn.send(m)
 
     def end(self) -> None:
-        import os  # noqa: PLC0415
-        import signal  # noqa: PLC0415
-
         try:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -1080,8 +1078,6 @@ class _Worker:
 
 
 def _limit_memory() -> None:
-    import resource  # noqa: PLC0415  (POSIX; only in a worker)
-
     with open("/proc/self/statm", encoding="ascii") as f:
         size = int(f.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + _MEMORY, resource.RLIM_INFINITY))
@@ -1101,8 +1097,6 @@ def supervised(
     mutant at a time each; a worker that passes a mutant's bound by :data:`_GRACE`, or
     dies, is killed and replaced, and the mutant is killed (``timeout``, ``crash``).
     Every worker is ended on the way out, whatever ends the campaign."""
-    from multiprocessing.connection import wait  # noqa: PLC0415  (only for a campaign)
-
     results: list[Outcome | None] = [None] * len(mutants)
     todo = list(range(len(mutants)))[::-1]
     workers: list[_Worker] = []
@@ -1117,7 +1111,7 @@ def supervised(
         while todo or any(w.busy for w in workers):
             busy = _dispatch(workers, todo, mutants, bound)
             wait_for = max(0.0, min(w.busy[1] for w in busy if w.busy) - time.monotonic())
-            ready = wait([w.conn for w in busy], timeout=wait_for)
+            ready = multiprocessing.connection.wait([w.conn for w in busy], timeout=wait_for)
             for k, w in enumerate(workers):
                 if w.busy is None:
                     continue
@@ -1178,10 +1172,6 @@ def entry_key(entry: dict[str, Any]) -> str:
 def load_triage(path: Path | None = None) -> dict[str, dict[str, Any]]:
     """The triage file's entries by mutant key (an :class:`~horserace.errors.InputError`
     for one that is malformed)."""
-    import yaml  # noqa: PLC0415  (only a campaign reads it)
-
-    from horserace.errors import InputError  # noqa: PLC0415
-
     where = path or TRIAGE_FILE
     try:
         data = yaml.safe_load(where.read_text(encoding="utf-8")) or {}

@@ -89,7 +89,7 @@ class Row:
 
 def holm(pvalues: list[float]) -> list[float]:
     """Holm's step-down adjusted p-values, in the order given."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415  (the optional [impact] extra)
 
     p = np.asarray(pvalues, dtype=float)
     m = len(p)
