@@ -60,10 +60,8 @@ def atomic_write(path: Path, text: str) -> Path:
 
 def discard(path: Path) -> None:
     """Remove a temporary file, if it is there."""
-    try:
+    with contextlib.suppress(OSError):
         path.unlink()
-    except OSError:
-        pass
 
 
 def _current_umask() -> int:

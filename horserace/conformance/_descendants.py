@@ -27,6 +27,7 @@ running, never while another one's daemon could be taken for them.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import secrets
@@ -146,10 +147,8 @@ def kill_marked(token: str, leader: int, *, orphans_except: Collection[int] | No
         }
     doomed = (roots | _descendants([leader, *roots], parents)) - {leader, me}
     for pid in doomed:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return doomed
 
 

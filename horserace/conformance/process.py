@@ -12,6 +12,7 @@ with its whole process group.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import io
 import os
@@ -219,10 +220,9 @@ class _Child:
                         del self._tail[: len(self._tail) - STDERR_TAIL_BYTES]
         except (OSError, ValueError):
             pass
-        try:  # the reader closes its own pipe: closing it from kill() would block while read1 waits
+        # The reader closes its own pipe: closing it from kill() would block while read1 waits.
+        with contextlib.suppress(OSError):
             err.close()
-        except OSError:
-            pass
 
     def stderr_tail(self) -> str:
         with self._tail_lock:
@@ -273,10 +273,8 @@ class _Child:
         )
 
     def close_input(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self._stdin.close()
-        except OSError:
-            pass
 
     def unasked(self) -> str | None:
         """A line written without a request (written since the last answer), if any."""
@@ -356,10 +354,8 @@ class _Child:
         """Close the reaper's control pipe: it ends every process of this implementation
         and exits; killed with its group if it does not within seconds."""
         if self._control is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self._control)
-            except OSError:
-                pass
             self._control = None
         try:
             self.proc.wait(timeout=5)
@@ -373,10 +369,8 @@ class _Child:
     def _close_reaper_pipes(self) -> None:
         for fd in (self._control, self._status):
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
         self._control = self._status = None
 
     def kill(self) -> None:
@@ -391,10 +385,8 @@ class _Child:
                 # The reaper was killed (by the implementation itself, say): what it held
                 # was re-parented to the runner.  Its process group, and every marked
                 # process, the leader too (which is then no child of the reaper's).
-                try:
+                with contextlib.suppress(OSError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
                 pid = -1
             # A marked process that escaped anyway (it ended its reaper), and the orphans
             # no implementation claims: one scan of /proc.
@@ -411,26 +403,20 @@ class _Child:
             except (ProcessLookupError, PermissionError):
                 if self.proc.poll() is None:
                     self.proc.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
             doomed |= supervisor.kill_marked(self._token, pid, self)
         # (An orphan re-parented to the runner that carries no mark is no implementation's
         # in particular: the supervisor ends it only once no implementation is running,
         # so that the helper of another one is never taken for it.)
         supervisor.reap(doomed)
         if self._pidfd is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self._pidfd)
-            except OSError:
-                pass
             self._pidfd = None
         for stream in (self._stdin, self._stdout):  # stderr: its reader closes it (see _read_stderr)
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
     def finish(self, grace: float = 2.0) -> None:
         """Let it exit on its own for ``grace`` seconds, then kill it."""

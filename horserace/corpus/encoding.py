@@ -8,6 +8,7 @@ or YAML.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -189,10 +190,8 @@ def canonical(value: Any, key: str | None = None) -> Any:
         items = [canonical(v) for v in value]
         sort_key = SORT_KEYS.get(key or "")
         if sort_key is not None:
-            try:
+            with contextlib.suppress(TypeError, AttributeError, IndexError, KeyError):
                 items.sort(key=sort_key)
-            except (TypeError, AttributeError, IndexError, KeyError):
-                pass
         return items
     return value
 

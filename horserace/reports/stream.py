@@ -11,6 +11,7 @@ summary, JSON, JUnit XML, Markdown and HTML reports are made from the stream alo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -94,10 +95,8 @@ class ResultStream:
         """A write refused (from a worker thread, too): remember it, stop writing, and
         leave no temporary file."""
         self.failure = EnvironmentFailure.from_os_error(exc, self.path)
-        try:
+        with contextlib.suppress(OSError):
             self._file.close()
-        except OSError:
-            pass
         discard(self._tmp)
 
     def add(self, record: dict[str, Any]) -> None:

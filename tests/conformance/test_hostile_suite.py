@@ -21,6 +21,7 @@ a case run side by side.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -289,10 +290,8 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
     if left:
         broken.append(f"processes left running: {left}")
         for pid in left:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(int(pid), 9)
-            except OSError:
-                pass
     return broken
 
 

@@ -15,6 +15,7 @@ system browser and no driver to download.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -83,16 +84,12 @@ class Browser:
         self.close()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
         self.proc.wait()
         for fd in (self._commands, self._answers):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         if self.proc.stderr:
             self.proc.stderr.close()
 
