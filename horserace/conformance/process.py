@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any, Final
 
 from horserace.conformance import _descendants
@@ -52,7 +53,7 @@ _LEADER_EXITED: Final = _Signal.LEADER_EXITED
 #: Without a pidfd (not Linux 5.3+), how often a wait for output looks at the leader.
 _POLL_SECONDS = 0.1
 #: The program that runs each implementation under a reaper of its own.
-_REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
+_REAPER = str(Path(__file__).absolute().with_name("_reaper.py"))
 #: How long the reaper may take to start the implementation (an interpreter's start).
 _REAPER_START_SECONDS = 30.0
 
@@ -78,7 +79,7 @@ class _Child:
         self._exit_code: int | None = None
         command = list(argv)
         pass_fds: tuple[int, ...] = ()
-        if _descendants.has_proc() and os.path.isfile(_REAPER):  # not from a zip archive
+        if _descendants.has_proc() and Path(_REAPER).is_file():  # not from a zip archive
             control_r, self._control = os.pipe()
             self._status, status_w = os.pipe()
             command = [sys.executable, "-I", "-S", _REAPER, str(control_r), str(status_w), *argv]

@@ -37,7 +37,7 @@ def _dump(path: Path, data: Any) -> None:
 
 def _copy(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(source, encoding="utf-8", newline="") as f:
+    with source.open(encoding="utf-8", newline="") as f:
         atomic_write(target, f.read())
 
 

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, cast
 
 from horserace.engine.hand import Hand, Move
@@ -140,7 +141,7 @@ def current_rss_kib() -> int:
     """Resident memory now (VmRSS from Linux /proc, the same measure as the peak), else
     the peak so far."""
     try:
-        with open("/proc/self/status") as f:
+        with Path("/proc/self/status").open() as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1])
@@ -321,7 +322,6 @@ def measure_corpus(
     and replay throughput, on ``count`` generated ``play`` fixtures."""
     import shutil  # noqa: PLC0415  (see above: kept out of the play measurement)
     import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
 
     import yaml  # noqa: PLC0415
 

@@ -1074,7 +1074,7 @@ class _Worker:
 
 
 def _limit_memory() -> None:
-    with open("/proc/self/statm", encoding="ascii") as f:
+    with Path("/proc/self/statm").open(encoding="ascii") as f:
         size = int(f.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + _MEMORY, resource.RLIM_INFINITY))
 

@@ -125,7 +125,7 @@ class ResultStream:
                 self._file.close()
                 readable(self._tmp)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(self._tmp, self.path)
+                self._tmp.replace(self.path)
             except OSError as exc:
                 self._fail(exc)
         if self.failure is not None:
@@ -207,7 +207,7 @@ def read_stream(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[
     header: dict[str, Any] = {}
     footer: dict[str, Any] = {}
     results = []
-    with open(path, encoding="utf-8", newline="\n") as f:
+    with path.open(encoding="utf-8", newline="\n") as f:
         for _, record in records(f, str(path)):
             kind = record.get("record")
             if kind == "header":
