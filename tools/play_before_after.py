@@ -86,21 +86,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--perft", action="store_true")
     parser.add_argument("--only", help="one configuration label, e.g. '2 players|on|run'")
     args = parser.parse_args(argv)
-    jobs: list[tuple[str, dict]] = []
-    for label, players, partnership in PLAY:
-        for record in (False, True):
-            jobs.append(
-                (
-                    f"{label}|{'on' if record else 'off'}|run",
-                    {
-                        "kind": "play",
-                        "players": players,
-                        "partnership": partnership,
-                        "record": record,
-                        "checked": False,
-                    },
-                )
-            )
+    jobs: list[tuple[str, dict]] = [
+        (
+            f"{label}|{'on' if record else 'off'}|run",
+            {"kind": "play", "players": players, "partnership": partnership, "record": record, "checked": False},
+        )
+        for label, players, partnership in PLAY
+        for record in (False, True)
+    ]
     jobs.append(
         ("2 players|on|checked", {"kind": "play", "players": 2, "partnership": False, "record": True, "checked": True})
     )

@@ -153,11 +153,10 @@ def fuzz_on(
             timeout=timeout,
         )
     finally:
-        with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
-            # The scheduler forgets an event once it is cleared; one already gone, anyway
-            # (whatever its comm raises then).
-            with contextlib.suppress(Exception):
-                stop.clear()
+        # A second signal does not cut the cleanup short.  The scheduler forgets an event
+        # once it is cleared; one already gone, anyway (whatever its comm raises then).
+        with deferred_signals(reraise=False), contextlib.suppress(Exception):
+            stop.clear()
     results = [finished[i] for i in sorted(finished)]  # every shard's, or those that finished before a signal
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a

@@ -167,7 +167,7 @@ def reap(pids: Iterable[int], timeout: float = 0.5, *, subreaper: bool) -> None:
                 parent = _parent(pid)
                 if parent is None or not subreaper:
                     break  # gone, or nothing is re-parented here
-                if parent != me and parent != 1 and time.monotonic() < deadline:
+                if parent not in (me, 1) and time.monotonic() < deadline:
                     time.sleep(0.005)  # its parent is dying: it will be ours in a moment
                     continue
                 break

@@ -685,7 +685,9 @@ class _InOrder:
     stop rule (``max_fail``) applied in that order, so that it stops at the same fixture
     whatever the number of processes."""
 
-    def __init__(self, slots: list[Outcome | None], max_fail: int | None, on_outcome: Callable[[Outcome], None] | None):
+    def __init__(
+        self, slots: list[Outcome | None], max_fail: int | None, on_outcome: Callable[[Outcome], None] | None
+    ) -> None:
         self.slots = slots
         self.max_fail = max_fail
         self.on_outcome = on_outcome

@@ -306,10 +306,8 @@ def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, .
         key = _key(value)
         if key in wanted:
             items.setdefault(key, value)
-    for k in shown_missing:
-        out.append(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)))
-    for k in shown_extra:
-        out.append(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)))
+    out.extend(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)) for k in shown_missing)
+    out.extend(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)) for k in shown_extra)
     left = len(missing) + len(extra) - len(shown_missing) - len(shown_extra)
     if left:  # nothing is cut silently
         out.append(

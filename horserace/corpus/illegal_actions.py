@@ -206,9 +206,7 @@ def _occupied_ports(hand: Hand) -> list[tuple[Tile, Port]]:
     out = []
     for t in layout.order:
         filled = layout.filled_ports(t)
-        for port in _DOUBLE_PORTS if IS_DOUBLE[t] else _PLAIN_PORTS:
-            if filled >> port & 1:
-                out.append((t, port))
+        out.extend((t, port) for port in (_DOUBLE_PORTS if IS_DOUBLE[t] else _PLAIN_PORTS) if filled >> port & 1)
     return out
 
 

@@ -68,12 +68,9 @@ def _fixture_lines(text: str, count: int) -> list[int]:
     starts = [text.count("\n", 0, m.start()) + 1 for m in _ITEM_START.finditer(text)]
     if len(starts) == count:
         return starts
-    line_of = []
     # The cast: the text parsed (load_text) to a list of ``count`` fixtures, so it has a node.
     node = cast("yaml.Node", yaml.compose(text, Loader=yaml.CSafeLoader))
-    for item in node.value:
-        line_of.append(item.start_mark.line + 1)
-    return line_of
+    return [item.start_mark.line + 1 for item in node.value]
 
 
 #: Fixture files are YAML; JSON (a subset of YAML) is read too, as ``horserace export`` writes it.

@@ -692,7 +692,7 @@ def _rebuild(patches: _Patches, module: str) -> list[str]:
     patches.touched.update(id(v) for v in vars(live).values() if isinstance(v, (FunctionType, type)))
     for other in list(sys.modules.values()):
         name = getattr(other, "__name__", "")
-        if other is None or name == home or not name.startswith("horserace.") or name == __name__:
+        if other is None or name in (home, __name__) or not name.startswith("horserace."):
             continue
         path = getattr(other, "__file__", None)
         if not path or not path.endswith(".py"):

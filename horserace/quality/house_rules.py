@@ -25,7 +25,7 @@ the second port of a mirror-image pair under its own name (``mirror-moves-distin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from horserace.engine.events import HandEndReason
 from horserace.engine.hand import Hand
@@ -510,7 +510,7 @@ class _Pips(int):
 
     raw: int
 
-    def __new__(cls, raw: int) -> _Pips:
+    def __new__(cls, raw: int) -> Self:
         score = super().__new__(cls, raw // 5)
         score.raw = raw
         return score

@@ -21,8 +21,7 @@ def _num(x: float) -> str:
     """A figure in at most four significant digits (and no ``-0``)."""
     if x == 0:
         return "0"
-    text = f"{x:.4g}" if abs(x) >= 1e-3 else f"{x:.2e}"
-    return text
+    return f"{x:.4g}" if abs(x) >= 1e-3 else f"{x:.2e}"
 
 
 def _p(p: float) -> str:
@@ -30,12 +29,11 @@ def _p(p: float) -> str:
 
 
 def _design(study: ImpactStudy) -> str:
-    how = (
+    return (
         "common random streams: the same deals and choices where the rules allow, differences paired by match"
         if study.paired
         else "independent random streams: the two sides unpaired (Welch)"
     )
-    return how
 
 
 def _ruleset(named: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from horserace._files import discard, readable
 from horserace._signals import deferred_signals
@@ -131,7 +131,7 @@ class ResultStream:
         if self.failure is not None:
             raise self.failure
 
-    def __enter__(self) -> ResultStream:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

@@ -47,10 +47,10 @@ def causes_lines(results: list[dict[str, Any]], limit: int = CAUSES_SHOWN) -> li
     if len(causes.lines) > limit:
         rest = causes.lines[limit:]
         lines.append(f"  ... and {len(rest)} more causes ({sum(c.count for c in rest)} fixtures), in the reports")
-    for failure in causes.failures:
-        lines.append(
-            for_terminal(f"  {failure_text(failure.status, len(failure.fixtures), failure.example)}", one_line=True)
-        )
+    lines.extend(
+        for_terminal(f"  {failure_text(failure.status, len(failure.fixtures), failure.example)}", one_line=True)
+        for failure in causes.failures
+    )
     return lines
 
 

@@ -118,8 +118,7 @@ class SpinnerEvaluator:
 
 def _describe(layout: Layout) -> str:
     out = [NAMES[layout.order[0]]]
-    for c in layout.connections():
-        out.append(f"{NAMES[c.other]} on {NAMES[c.tile]} {layout_module.PORT_NAMES[c.port]}")
+    out.extend(f"{NAMES[c.other]} on {NAMES[c.tile]} {layout_module.PORT_NAMES[c.port]}" for c in layout.connections())
     return ", ".join(out)
 
 

@@ -253,9 +253,11 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
         broken.append("report.html holds a script or an embedded object")
     if [a for _, attrs in parser.tags for a in attrs if a.startswith("on")]:
         broken.append("report.html holds an event attribute")
-    for name in ("report.html", "report.md", "junit.xml"):
-        if CONTROL.search(texts[name]):
-            broken.append(f"{name} holds a raw control character")
+    broken.extend(
+        f"{name} holds a raw control character"
+        for name in ("report.html", "report.md", "junit.xml")
+        if CONTROL.search(texts[name])
+    )
     # Exactly one outcome for every fixture, the expected ones.
     results = [r for r in records if r.get("record") == "result"]
     if case.name_has:

@@ -67,7 +67,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("proof,wrong,shows", CASES, ids=lambda x: getattr(x, "__name__", getattr(x, "name", "")))
+@pytest.mark.parametrize(
+    ("proof", "wrong", "shows"), CASES, ids=lambda x: getattr(x, "__name__", getattr(x, "name", ""))
+)
 def test_a_wrong_model_gives_a_counterexample(proof, wrong, shows):
     result = proof(wrong)
     assert result.status == proofs.COUNTEREXAMPLE, result.explain()
@@ -108,7 +110,7 @@ def test_wrong_tie_settlements_are_refuted(wrong, sides):
 
 
 def test_no_witness_for_a_model_that_does_not_round():
-    additive = models.RoundingModel("pips as points, no rounding", lambda p: models.int_term(p))
+    additive = models.RoundingModel("pips as points, no rounding", models.int_term)
     witness = proofs.rounding_once_witness(additive)
     assert not witness.found and witness.reason == "unsat"
 

@@ -102,7 +102,7 @@ def test_the_leak_check_catches_a_mutant_left_in(monkeypatch):
     m = _find("settlement", "core/ReplaceBinaryOperator_FloorDiv_Mul", "return round_to_five(pips) // 5")
     undo = cm._Patches.undo
     kept: list[cm._Patches] = []
-    monkeypatch.setattr(cm._Patches, "undo", lambda self: kept.append(self))
+    monkeypatch.setattr(cm._Patches, "undo", lambda self: kept.append(self))  # noqa: PLW0108  (a method: self is the argument)
     with cm.applied(m):
         pass
     try:

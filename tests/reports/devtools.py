@@ -23,7 +23,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 __all__ = ["BASE_FLAGS", "Browser", "BrowserError", "Page"]
 
@@ -77,7 +77,7 @@ class Browser:
         self._next_id = 0
         self.events: list[dict[str, Any]] = []
 
-    def __enter__(self) -> Browser:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
