@@ -97,13 +97,19 @@ class _FewSpinners(Layout):
         return False
 
     def normalise(self, t: Tile, target: Tile | None, port: Port | None) -> tuple[Tile | None, Port | None]:
-        if target is not None and port is not None and port >= BRANCH_A and target in self and IS_DOUBLE[target]:
-            if not self.is_spinner(target):
-                raise IllegalAction(
-                    f"{NAMES[target]} is not a spinner and has no {PORT_NAMES[port]}: "
-                    + ("only the first double played is one" if self.first_double_spins else "no double is one"),
-                    rule="HR-SPIN-1",
-                )
+        if (
+            target is not None
+            and port is not None
+            and port >= BRANCH_A
+            and target in self
+            and IS_DOUBLE[target]
+            and not self.is_spinner(target)
+        ):
+            raise IllegalAction(
+                f"{NAMES[target]} is not a spinner and has no {PORT_NAMES[port]}: "
+                + ("only the first double played is one" if self.first_double_spins else "no double is one"),
+                rule="HR-SPIN-1",
+            )
         return super().normalise(t, target, port)
 
     def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:

@@ -72,8 +72,7 @@ def terminal(
     if diagnosis:
         lines += [*diagnosis, ""]
     failing = [r for r in results if r["status"] not in PASSING]
-    shown = 0
-    for r in failing:
+    for shown, r in enumerate(failing):
         if shown == verbose_limit:
             left = len(failing) - shown
             lines.append(
@@ -81,7 +80,6 @@ def terminal(
                 "report.html and report.json)"
             )
             break
-        shown += 1
         lines += _failing_fixture(r, links)
     rows = per_rule(results)
     if results:
