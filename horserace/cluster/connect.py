@@ -181,14 +181,14 @@ def _close(client: Client | None, local: LocalCluster | None, timeout: float) ->
         with contextlib.suppress(Exception):
             local.close(timeout=timeout)
     _quiet_dask_finalizers()
-    atexit.unregister(distributed.client._close_global_client)
+    atexit.unregister(distributed.client._close_global_client)  # noqa: SLF001  (Dask's exit hook has no public name)
     atexit.unregister(distributed.deploy.spec.close_clusters)
     with contextlib.suppress(Exception):
         distributed.gc.disable_gc_diagnosis(force=True)
     if client is not None and not closed:
         # Client.__del__ closes a client whose loop it still has: this one could not be.
         with contextlib.suppress(Exception):
-            client._Client__loop = None  # type: ignore[attr-defined]  # name-mangled private of Client
+            client._Client__loop = None  # type: ignore[attr-defined]  # noqa: SLF001  (name-mangled private of Client)
 
 
 @contextlib.contextmanager

@@ -74,7 +74,7 @@ class Fixture:
         generated one): already in the canonical encoding, so :attr:`canonical_expected`
         is ``expected`` itself, not encoded again."""
         fx = cls.from_document(item, file, line)
-        fx._canonical = fx.expected
+        fx._canonical = fx.expected  # noqa: SLF001  (the fixture's own cache, set by its room)
         return fx
 
     @property

@@ -380,6 +380,10 @@ class _Patches:
         #: from one of them is built again (:func:`_rebuild`).
         self.touched: set[int] = set()
 
+    def changes(self) -> int:
+        """How many changes there are to undo."""
+        return len(self._undo)
+
     def set(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, (type, ModuleType)):
             had, old = name in obj.__dict__, obj.__dict__.get(name)
@@ -582,7 +586,7 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
     whether anything did."""
     home = f"horserace.engine.{module}"
     ons, live = _pristine(module), _live_module(module)
-    before = len(patches._undo)
+    before = patches.changes()
     _patch_functions(patches, home, ons, mns, live)
     # Classes and module-level values.
     for name in dict.fromkeys([*ons, *mns]):
@@ -590,9 +594,9 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
             continue
         ov, mv = ons.get(name, _MISSING), mns.get(name, _MISSING)
         if isinstance(ov, type) and isinstance(mv, type) and ov.__module__ == home and ov.__qualname__ == name:
-            count = len(patches._undo)
+            count = patches.changes()
             _patch_class(patches, getattr(live, name), ov, mv, home, live, mns)
-            if len(patches._undo) > count:  # a field's default, say: an instance built from it differs
+            if patches.changes() > count:  # a field's default, say: an instance built from it differs
                 patches.touched.add(id(getattr(live, name)))
             continue
         if ov is not _MISSING and mv is not _MISSING and _key(ov, home) == _key(mv, home):
@@ -602,7 +606,7 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
         if mv is _MISSING:
             raise NotApplied(f"{name} removed")
         _replace(patches, live, name, _translate(mv, home, live, mns))
-    return len(patches._undo) > before
+    return patches.changes() > before
 
 
 def _patch_functions(patches: _Patches, home: str, ons: dict[str, Any], mns: dict[str, Any], live: ModuleType) -> None:

@@ -76,7 +76,7 @@ def with_input(fx: Fixture, inp: dict[str, Any]) -> Fixture:
     """``fx`` with another input, its expected values the reference engine's."""
     out = copy.copy(fx)
     out.input = inp
-    out.expected = out._canonical = observe(fx.kind, inp, fx.variants)  # canonical, as observations are
+    out.expected = out._canonical = observe(fx.kind, inp, fx.variants)  # noqa: SLF001  (the fixture's cache, set with the value it caches); canonical, as observations are
     return out
 
 
