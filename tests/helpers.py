@@ -33,7 +33,7 @@ def bundled_corpus() -> Corpus:
     return load_paths()
 
 
-def T(text: str) -> int:
+def T(text: str) -> int:  # noqa: N802  (T for a tile, as the documents write [a|b])
     return parse_tile(text)
 
 

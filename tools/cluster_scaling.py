@@ -33,9 +33,9 @@ def scaling(repeats: int, seeds: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}; {repeats} alternated runs of {seeds} seeds each")
     runs: dict[str, list[dict]] = {"local:1": [], "local:2": []}
     for _ in range(repeats):
-        for spec in runs:
-            runs[spec].append(measure(spec, seeds=seeds))
-            f = runs[spec][-1]
+        for spec, figures in runs.items():
+            figures.append(measure(spec, seeds=seeds))
+            f = figures[-1]
             print(
                 f"  {spec}: {f['hands_per_second']} hands/s, {f['shards']} shards, busy {f['busy_share']}", flush=True
             )

@@ -69,7 +69,7 @@ def start(checkout: Path) -> subprocess.Popen[str]:
 
 
 def ask(worker: subprocess.Popen[str], job: dict) -> dict:
-    assert worker.stdin is not None and worker.stdout is not None
+    assert worker.stdin is not None and worker.stdout is not None  # noqa: PT018  (one invariant: the worker's pipes)
     worker.stdin.write(json.dumps(job) + "\n")
     worker.stdin.flush()
     line = worker.stdout.readline()

@@ -105,7 +105,7 @@ def main() -> int:
             for name in ("SIGPIPE", "SIGXFSZ"):  # as subprocess leaves them for a program it starts
                 if hasattr(signal, name):
                     signal.signal(getattr(signal, name), signal.SIG_DFL)
-            os.execvp(argv[0], argv)
+            os.execvp(argv[0], argv)  # noqa: S606  (the reaper becomes the program it was given, as subprocess would start it)
         except OSError as exc:
             os.write(errors_w, str(exc.errno or 0).encode())
         finally:

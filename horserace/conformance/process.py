@@ -86,7 +86,7 @@ class _Child:
             pass_fds = (control_r, status_w)
         try:
             try:
-                self.proc = subprocess.Popen(
+                self.proc = subprocess.Popen(  # noqa: S603  (the implementation's command, given by the user, run without a shell)
                     command,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
@@ -117,7 +117,9 @@ class _Child:
             self.leader = int(value)
         # All three are pipes (PIPE above), so none is None; stderr is buffered (read1).
         stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
-        assert stdin is not None and stdout is not None and isinstance(stderr, io.BufferedReader)
+        assert stdin is not None
+        assert stdout is not None
+        assert isinstance(stderr, io.BufferedReader)
         self._stdin: IO[bytes] = stdin
         self._stdin_fd = stdin.fileno()
         os.set_blocking(self._stdin_fd, False)  # writes are bounded in time: see send()
@@ -467,10 +469,10 @@ class Implementation:
             self._child.send(message, timeout)
             answer = self._child.receive(timeout, max_bytes)
             self.answer_bytes = self._child.answer_bytes
-            return answer
         except ImplementationFailure:
             self.kill()
             raise
+        return answer
 
     # Persistent mode, pipelined: requests may be sent ahead of their answers.
     def send(self, message: dict[str, Any], timeout: float) -> None:
@@ -497,10 +499,10 @@ class Implementation:
         try:  # a closed input: the answers written before it still count, then its exit does
             answer = self._child.receive(timeout)
             self.answer_bytes = self._child.answer_bytes
-            return answer
         except ImplementationFailure:
             self.kill()
             raise
+        return answer
 
     def unasked(self) -> str | None:
         """A line the implementation wrote without a request, with nothing outstanding."""

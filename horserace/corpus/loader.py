@@ -79,8 +79,8 @@ SUFFIXES = (".yaml", ".yml", ".json")
 
 def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
-    for p in paths:
-        p = Path(p)
+    for given in paths:
+        p = Path(given)
         if p.is_dir():
             files.extend(sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file()))
         else:

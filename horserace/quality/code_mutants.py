@@ -334,7 +334,7 @@ def _namespace(module: str, source: str) -> dict[str, Any]:
         "__builtins__": builtins,
         _TESTING_NAME: _TestingException,
     }
-    exec(code, ns)
+    exec(code, ns)  # noqa: S102  (the mutant's module, compiled from the engine's own source)
     return ns
 
 
@@ -707,7 +707,7 @@ def _rebuild(patches: _Patches, module: str) -> list[str]:
                 continue
             scratch = dict(namespace)
             try:
-                exec(code, scratch)
+                exec(code, scratch)  # noqa: S102  (a top-level assignment of our own module, built again under the mutant)
             except Exception as exc:  # noqa: BLE001  (mutated code may raise anything)
                 raise _BuildFails(
                     f"{name} (line {line}) raises as it is imported: {type(exc).__name__}: {exc}"

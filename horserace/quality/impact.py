@@ -117,7 +117,7 @@ class Exact:
         i = 0
         for y in partials:
             if abs(x) < abs(y):
-                x, y = y, x
+                x, y = y, x  # noqa: PLW2901  (Shewchuk's exact sum, as the algorithm is written)
             hi = x + y
             lo = y - (hi - x)
             if lo:

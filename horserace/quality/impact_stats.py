@@ -42,7 +42,7 @@ POWER = 0.8
 def require_extra() -> Any:
     """SciPy's stats, or a :class:`UsageError` naming the extra to install."""
     try:
-        import numpy  # noqa: F401, PLC0415  (the extra: imported when a study is analysed)
+        import numpy  # noqa: F401, ICN001, PLC0415  (the extra, probed: imported when a study is analysed)
         from scipy import stats  # noqa: PLC0415  (the optional [impact] extra)
     except ImportError:
         raise UsageError(f"horserace impact needs NumPy and SciPy, an optional extra: {INSTALL}") from None

@@ -192,14 +192,14 @@ def build_layout(placements: object, *, branch_use_one: bool = False) -> tuple[L
             continue  # a continuation given up (play fixtures): not a placement
         try:
             if not isinstance(entry, dict):
-                raise ValueError("a placement is a {tile, target, port} mapping")
+                raise ValueError("a placement is a {tile, target, port} mapping")  # noqa: TRY004, TRY301  (a note below, as every bad placement is)
             if "tile" not in entry:
-                raise ValueError("the placement names no tile")
+                raise ValueError("the placement names no tile")  # noqa: TRY301  (a note below, as every bad placement is)
             t = parse_tile(entry["tile"])
             target = parse_tile(entry["target"]) if entry.get("target") is not None else None
             port = parse_port(entry["port"]) if entry.get("port") is not None else None
             if t in layout:
-                raise ValueError(f"{NAMES[t]} is already on the layout")
+                raise ValueError(f"{NAMES[t]} is already on the layout")  # noqa: TRY301  (a note below, as every bad placement is)
             target, port = layout.normalise(t, target, port)
             layout.place(t, target, port)
         except (HorseRaceError, ValueError, TypeError, KeyError, IndexError) as exc:
@@ -281,8 +281,8 @@ def _place_tiles(layout: Layout, marks: dict[tuple[int, int], tuple[str, int]]) 
             owner = occupied.get(cell)
             if owner is not None and owner not in allowed:
                 return False
-        for _, box, margin in own_exits(cand):
-            if any(occupied.get(cell, allowed[0]) not in allowed for cell in _cells(box, margin)):
+        for _, box, exit_margin in own_exits(cand):
+            if any(occupied.get(cell, allowed[0]) not in allowed for cell in _cells(box, exit_margin)):
                 return False
         return True
 
