@@ -32,7 +32,7 @@ def _replacing(path: Path) -> Iterator[int]:
         try:
             yield fd
             readable(Path(tmp))
-            os.replace(tmp, path)
+            Path(tmp).replace(path)
         except OSError as exc:
             discard(Path(tmp))
             raise EnvironmentFailure.from_os_error(exc, path) from None
@@ -44,7 +44,7 @@ def _replacing(path: Path) -> Iterator[int]:
 def atomic_copy(source: Path, path: Path) -> Path:
     """Copy ``source`` to ``path`` byte for byte, atomically as :func:`atomic_write`
     writes, without holding it in memory (a stored stream may be hundreds of MB)."""
-    with _replacing(path) as fd, os.fdopen(fd, "wb") as out, open(source, "rb") as f:
+    with _replacing(path) as fd, os.fdopen(fd, "wb") as out, source.open("rb") as f:
         shutil.copyfileobj(f, out, 1 << 20)
     return path
 
@@ -60,10 +60,8 @@ def atomic_write(path: Path, text: str) -> Path:
 
 def discard(path: Path) -> None:
     """Remove a temporary file, if it is there."""
-    try:
+    with contextlib.suppress(OSError):
         path.unlink()
-    except OSError:
-        pass
 
 
 def _current_umask() -> int:
@@ -77,4 +75,4 @@ _UMASK = _current_umask()  # read once, at import: os.umask is process-wide
 
 def readable(path: Path) -> None:
     """mkstemp makes files 0600; reports are ordinary files (0666 less the umask)."""
-    os.chmod(path, 0o666 & ~_UMASK)
+    path.chmod(0o666 & ~_UMASK)

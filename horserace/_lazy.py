@@ -16,7 +16,7 @@ def lazy_attributes(package: str, exports: Mapping[str, str]) -> Callable[[str],
     path) on first use of ``name`` and keeps it in the package's namespace."""
     namespace = importlib.import_module(package).__dict__
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> Any:  # noqa: N807  (the package's module __getattr__, made here)
         module = exports.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

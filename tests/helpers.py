@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import shutil
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from horserace.engine.events import Draw, EndTurn, HandEnd, MatchEnd, Pass, Place
@@ -32,7 +33,7 @@ def bundled_corpus() -> Corpus:
     return load_paths()
 
 
-def T(text: str) -> int:
+def T(text: str) -> int:  # noqa: N802  (T for a tile, as the documents write [a|b])
     return parse_tile(text)
 
 
@@ -185,7 +186,7 @@ NOT_SOURCES = shutil.ignore_patterns(
 def alive(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie does not), read from ``/proc`` (Linux)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
+        with Path(f"/proc/{pid}/stat").open("rb") as f:
             state = f.read().rsplit(b")", 1)[1].split()[0]
     except OSError:
         return False

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 
 def main(path: str) -> int:
-    with open(path, encoding="utf-8") as f:
+    with Path(path).open(encoding="utf-8") as f:
         doc = json.load(f)
     print("| configuration | events | api | median hands/s | min | max |")
     print("|---|---|---|---:|---:|---:|")

@@ -20,7 +20,7 @@ from horserace.corpus.loader import load_paths  # noqa: E402
 def missing() -> tuple[list[str], list[str]]:
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     mentioned = set(re.findall(r"\b[0-9A-HJKMNP-TV-Z]{6}\b", text))
-    deprecated_sections = "\n".join(re.findall(r"### Deprecated\n(.*?)(?=\n## |\n### |\Z)", text, re.S))
+    deprecated_sections = "\n".join(re.findall(r"### Deprecated\n(.*?)(?=\n## |\n### |\Z)", text, re.DOTALL))
     listed_deprecated = set(re.findall(r"\b[0-9A-HJKMNP-TV-Z]{6}\b", deprecated_sections))
     fixtures = load_paths([ROOT / "scenarios"]).fixtures
     unmentioned = sorted(fx.id for fx in fixtures if fx.id not in mentioned and fx.origin == "rule-text")

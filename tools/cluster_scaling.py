@@ -33,9 +33,9 @@ def scaling(repeats: int, seeds: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}; {repeats} alternated runs of {seeds} seeds each")
     runs: dict[str, list[dict]] = {"local:1": [], "local:2": []}
     for _ in range(repeats):
-        for spec in runs:
-            runs[spec].append(measure(spec, seeds=seeds))
-            f = runs[spec][-1]
+        for spec, figures in runs.items():
+            figures.append(measure(spec, seeds=seeds))
+            f = figures[-1]
             print(
                 f"  {spec}: {f['hands_per_second']} hands/s, {f['shards']} shards, busy {f['busy_share']}", flush=True
             )
@@ -51,7 +51,9 @@ def scaling(repeats: int, seeds: int) -> None:
             f"{statistics.median(batch):.2f} ms [{min(batch):.2f}-{max(batch):.2f}]; a shard's fixed cost "
             f"{_spread(fixed)} ms"
         )
-    ratios = [b["hands_per_second"] / a["hands_per_second"] for a, b in zip(runs["local:1"], runs["local:2"])]
+    ratios = [
+        b["hands_per_second"] / a["hands_per_second"] for a, b in zip(runs["local:1"], runs["local:2"], strict=True)
+    ]
     print(f"local:2 / local:1, paired runs: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

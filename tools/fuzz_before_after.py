@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
             pair = [(before, before_dir), (after, after_dir)]
             for runs, checkout in pair if r % 2 == 0 else pair[::-1]:
                 runs.append(one_run(checkout, kinds, seeds, jobs))
-        ratios = [a["hands_per_second"] / b["hands_per_second"] for a, b in zip(after, before)]
+        ratios = [a["hands_per_second"] / b["hands_per_second"] for a, b in zip(after, before, strict=True)]
 
         def cpu(runs: list[dict], key: str) -> str:
             return f"{statistics.median(run[key] for run in runs):.2f}"

@@ -68,7 +68,7 @@ def main() -> int:
                     wall, cpu, load, report = one_run(argv)
                     runs[jobs].append((wall, cpu, load))
                     reports[jobs] = report
-            ratios = [a[0] / b[0] for a, b in zip(runs[1], runs[2])]
+            ratios = [a[0] / b[0] for a, b in zip(runs[1], runs[2], strict=True)]
             out[name] = {
                 "rounds": args.rounds,
                 **{

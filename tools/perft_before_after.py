@@ -56,7 +56,7 @@ def main(argv: list[str]) -> int:
                 nodes, rate, _, cpu_rate = time_perft(count, MIN_SECONDS)
                 rates.append(rate)
                 cpu_rates.append(cpu_rate)
-        ratio = statistics.median(a / b for a, b in zip(after_cpu, before_cpu))
+        ratio = statistics.median(a / b for a, b in zip(after_cpu, before_cpu, strict=True))
 
         def figure(rates: list[float]) -> str:
             return f"{statistics.median(rates):,.0f} [{min(rates):,.0f}-{max(rates):,.0f}]"

@@ -69,7 +69,7 @@ def start(checkout: Path) -> subprocess.Popen[str]:
 
 
 def ask(worker: subprocess.Popen[str], job: dict) -> dict:
-    assert worker.stdin is not None and worker.stdout is not None
+    assert worker.stdin is not None and worker.stdout is not None  # noqa: PT018  (one invariant: the worker's pipes)
     worker.stdin.write(json.dumps(job) + "\n")
     worker.stdin.flush()
     line = worker.stdout.readline()
@@ -86,21 +86,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--perft", action="store_true")
     parser.add_argument("--only", help="one configuration label, e.g. '2 players|on|run'")
     args = parser.parse_args(argv)
-    jobs: list[tuple[str, dict]] = []
-    for label, players, partnership in PLAY:
-        for record in (False, True):
-            jobs.append(
-                (
-                    f"{label}|{'on' if record else 'off'}|run",
-                    {
-                        "kind": "play",
-                        "players": players,
-                        "partnership": partnership,
-                        "record": record,
-                        "checked": False,
-                    },
-                )
-            )
+    jobs: list[tuple[str, dict]] = [
+        (
+            f"{label}|{'on' if record else 'off'}|run",
+            {"kind": "play", "players": players, "partnership": partnership, "record": record, "checked": False},
+        )
+        for label, players, partnership in PLAY
+        for record in (False, True)
+    ]
     jobs.append(
         ("2 players|on|checked", {"kind": "play", "players": 2, "partnership": False, "record": True, "checked": True})
     )
@@ -132,8 +125,8 @@ def main(argv: list[str]) -> int:
     print(f"{'configuration':<24} {'before (CPU)':>26} {'after (CPU)':>26}  ratio CPU [range]   ratio wall")
     for label, _ in jobs:
         before, after = results[label]["before"], results[label]["after"]
-        cpu_ratios = [a["cpu"] / b["cpu"] for a, b in zip(after, before)]
-        wall_ratios = [a["wall"] / b["wall"] for a, b in zip(after, before)]
+        cpu_ratios = [a["cpu"] / b["cpu"] for a, b in zip(after, before, strict=True)]
+        wall_ratios = [a["wall"] / b["wall"] for a, b in zip(after, before, strict=True)]
         print(
             f"{label:<24} {figure(before):>26} {figure(after):>26}  "
             f"{statistics.median(cpu_ratios):.3f} [{min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}]   "

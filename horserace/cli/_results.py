@@ -87,7 +87,7 @@ def print_runs(runs: Sequence[Run], written: Sequence[dict[str, Path]], page: Pa
                     "rules": per_rule(run.results),
                     "reports": _paths(files),
                 }
-                for run, files in zip(runs, written)
+                for run, files in zip(runs, written, strict=True)
             ],
             "comparison": str(page),
         }
@@ -98,11 +98,14 @@ def print_runs(runs: Sequence[Run], written: Sequence[dict[str, Path]], page: Pa
     lines = [f"horserace {suites} conformance, protocol {protocols}: {len(runs)} implementations"]
     lines += [
         "  " + run_line(run.header, run.results, run.footer, str(files.get("html", "")))
-        for run, files in zip(runs, written)
+        for run, files in zip(runs, written, strict=True)
     ]
     lines.append(f"comparison of the {len(runs)} implementations: {page}")
     lines += badges_lines(
-        [(badge_for(run), str(files["badge"]), str(files["endpoint"])) for run, files in zip(runs, written)]
+        [
+            (badge_for(run), str(files["badge"]), str(files["endpoint"]))
+            for run, files in zip(runs, written, strict=True)
+        ]
     )
     lines.append(SHIELDS_NOTE)
     write_out("\n".join(lines))

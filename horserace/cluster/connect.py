@@ -175,20 +175,20 @@ def _close(client: Client | None, local: LocalCluster | None, timeout: float) ->
     if client is not None:
         try:
             client.close(timeout=timeout)
-        except Exception:
+        except Exception:  # noqa: BLE001  (a cleanup: whatever Dask's close raises, the local cluster is still closed and the client made inert)
             closed = False
     if local is not None:
         with contextlib.suppress(Exception):
             local.close(timeout=timeout)
     _quiet_dask_finalizers()
-    atexit.unregister(distributed.client._close_global_client)
+    atexit.unregister(distributed.client._close_global_client)  # noqa: SLF001  (Dask's exit hook has no public name)
     atexit.unregister(distributed.deploy.spec.close_clusters)
     with contextlib.suppress(Exception):
         distributed.gc.disable_gc_diagnosis(force=True)
     if client is not None and not closed:
         # Client.__del__ closes a client whose loop it still has: this one could not be.
         with contextlib.suppress(Exception):
-            client._Client__loop = None  # type: ignore[attr-defined]  # name-mangled private of Client
+            client._Client__loop = None  # type: ignore[attr-defined]  # noqa: SLF001  (name-mangled private of Client)
 
 
 @contextlib.contextmanager
@@ -222,7 +222,7 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
             if wrong is None:
                 try:
                     client = Client(cluster.address, timeout=timeout)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001  (whatever Dask's client raises on connecting, its comm's OSError or a tls address's ValueError, is the usage message)
                     wrong = str(exc) or type(exc).__name__
             if wrong is not None or client is None:
                 raise UsageError(
@@ -245,5 +245,5 @@ def connected(text: str, *, timeout: float = CONNECT_SECONDS) -> Iterator[Client
         yield client
     finally:
         _close(client, local, timeout)
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)

@@ -19,6 +19,7 @@ shards one, each with its count and its smallest finding.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 import uuid
@@ -61,7 +62,7 @@ class _ShardTasks(Sequence[tuple[Any, ...]]):
         self._seed, self._budget, self._size, self._rest, self._sent = seed, budget, size, rest, sent
 
     def __len__(self) -> int:
-        return -(-self._budget // self._size)
+        return -(-self._budget // self._size)  # noqa: PLE0303  (a ceiling of two non-negative counts)
 
     @overload
     def __getitem__(self, i: int) -> tuple[Any, ...]: ...
@@ -152,11 +153,10 @@ def fuzz_on(
             timeout=timeout,
         )
     finally:
-        with deferred_signals(reraise=False):  # a second signal does not cut the cleanup short
-            try:
-                stop.clear()  # the scheduler forgets an event once it is cleared
-            except Exception:  # a scheduler already gone forgets it anyway
-                pass
+        # A second signal does not cut the cleanup short.  The scheduler forgets an event
+        # once it is cleared; one already gone, anyway (whatever its comm raises then).
+        with deferred_signals(reraise=False), contextlib.suppress(Exception):
+            stop.clear()
     results = [finished[i] for i in sorted(finished)]  # every shard's, or those that finished before a signal
     elapsed = time.perf_counter() - began
     # The campaign's rate is over its wall time, less the shrinking (run on the workers, a

@@ -85,6 +85,6 @@ def impact_on(
         )
     except Exception:
         raise
-    except BaseException as exc:  # Ctrl-C, or the command line's SIGTERM and SIGHUP
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; any other stop: Ctrl-C, or the command line's SIGTERM and SIGHUP)
         stopped = exc
     return assemble(a, b, matches, seed, seatings, streams, level, shards, finished, stopped), ran

@@ -274,10 +274,8 @@ def run_tasks(
     finally:
         ran.seconds = time.perf_counter() - began
         if flying or ready:
-            try:
+            with contextlib.suppress(Exception):  # a scheduler already gone: its futures went with it
                 client.cancel([*flying, *ready], force=True)
-            except Exception:  # a scheduler already gone: its futures went with it
-                pass
         if flying:  # a task cancelled while it runs goes on in its worker: its implementation is ended
             with contextlib.suppress(Exception):
                 client.run(_end_implementations, wait=True, on_error="return")
@@ -317,7 +315,7 @@ def run_until_stopped(
         run_tasks(client, cluster, fn, items, name=name, units=units, unit=unit, done=note, timeout=timeout, ran=ran)
     except Exception:
         raise
-    except BaseException as exc:  # a signal: the caller ends with it, after writing what ran
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; any other stop is a signal: the caller ends with it, after writing what ran)
         ran.stopped = "interrupted" if isinstance(exc, KeyboardInterrupt) else str(exc) or type(exc).__name__
         return finished, ran, exc
     return finished, ran, None

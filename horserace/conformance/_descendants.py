@@ -27,6 +27,7 @@ running, never while another one's daemon could be taken for them.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import secrets
@@ -146,10 +147,8 @@ def kill_marked(token: str, leader: int, *, orphans_except: Collection[int] | No
         }
     doomed = (roots | _descendants([leader, *roots], parents)) - {leader, me}
     for pid in doomed:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return doomed
 
 
@@ -168,7 +167,7 @@ def reap(pids: Iterable[int], timeout: float = 0.5, *, subreaper: bool) -> None:
                 parent = _parent(pid)
                 if parent is None or not subreaper:
                     break  # gone, or nothing is re-parented here
-                if parent != me and parent != 1 and time.monotonic() < deadline:
+                if parent not in (me, 1) and time.monotonic() < deadline:
                     time.sleep(0.005)  # its parent is dying: it will be ours in a moment
                     continue
                 break

@@ -63,7 +63,7 @@ def write_expectations(path: str | Path, results: list[dict[str, Any]], previous
         if r["status"] not in (Status.PASS, Status.SKIP, Status.XPASS)
     }
     text = _HEADER + yaml.safe_dump({"expected_failures": failing}, sort_keys=True, allow_unicode=True)
-    with open(path, "w", encoding="utf-8") as f:
+    with Path(path).open("w", encoding="utf-8") as f:
         f.write(text)
 
 
@@ -75,6 +75,6 @@ def prune_expectations(path: str | Path, results: list[dict[str, Any]], previous
     removed = [fid for fid in previous if fid in now_pass]
     kept = {fid: reason for fid, reason in previous.items() if fid not in now_pass}
     text = _HEADER + yaml.safe_dump({"expected_failures": kept}, sort_keys=True, allow_unicode=True)
-    with open(path, "w", encoding="utf-8") as f:
+    with Path(path).open("w", encoding="utf-8") as f:
         f.write(text)
     return removed

@@ -12,6 +12,7 @@ with its whole process group.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import io
 import os
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any, Final
 
 from horserace.conformance import _descendants
@@ -51,7 +53,7 @@ _LEADER_EXITED: Final = _Signal.LEADER_EXITED
 #: Without a pidfd (not Linux 5.3+), how often a wait for output looks at the leader.
 _POLL_SECONDS = 0.1
 #: The program that runs each implementation under a reaper of its own.
-_REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_reaper.py")
+_REAPER = str(Path(__file__).absolute().with_name("_reaper.py"))
 #: How long the reaper may take to start the implementation (an interpreter's start).
 _REAPER_START_SECONDS = 30.0
 
@@ -77,14 +79,14 @@ class _Child:
         self._exit_code: int | None = None
         command = list(argv)
         pass_fds: tuple[int, ...] = ()
-        if _descendants.has_proc() and os.path.isfile(_REAPER):  # not from a zip archive
+        if _descendants.has_proc() and Path(_REAPER).is_file():  # not from a zip archive
             control_r, self._control = os.pipe()
             self._status, status_w = os.pipe()
             command = [sys.executable, "-I", "-S", _REAPER, str(control_r), str(status_w), *argv]
             pass_fds = (control_r, status_w)
         try:
             try:
-                self.proc = subprocess.Popen(
+                self.proc = subprocess.Popen(  # noqa: S603  (the implementation's command, given by the user, run without a shell)
                     command,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
@@ -115,7 +117,9 @@ class _Child:
             self.leader = int(value)
         # All three are pipes (PIPE above), so none is None; stderr is buffered (read1).
         stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
-        assert stdin is not None and stdout is not None and isinstance(stderr, io.BufferedReader)
+        assert stdin is not None
+        assert stdout is not None
+        assert isinstance(stderr, io.BufferedReader)
         self._stdin: IO[bytes] = stdin
         self._stdin_fd = stdin.fileno()
         os.set_blocking(self._stdin_fd, False)  # writes are bounded in time: see send()
@@ -219,10 +223,9 @@ class _Child:
                         del self._tail[: len(self._tail) - STDERR_TAIL_BYTES]
         except (OSError, ValueError):
             pass
-        try:  # the reader closes its own pipe: closing it from kill() would block while read1 waits
+        # The reader closes its own pipe: closing it from kill() would block while read1 waits.
+        with contextlib.suppress(OSError):
             err.close()
-        except OSError:
-            pass
 
     def stderr_tail(self) -> str:
         with self._tail_lock:
@@ -273,10 +276,8 @@ class _Child:
         )
 
     def close_input(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self._stdin.close()
-        except OSError:
-            pass
 
     def unasked(self) -> str | None:
         """A line written without a request (written since the last answer), if any."""
@@ -356,10 +357,8 @@ class _Child:
         """Close the reaper's control pipe: it ends every process of this implementation
         and exits; killed with its group if it does not within seconds."""
         if self._control is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self._control)
-            except OSError:
-                pass
             self._control = None
         try:
             self.proc.wait(timeout=5)
@@ -373,10 +372,8 @@ class _Child:
     def _close_reaper_pipes(self) -> None:
         for fd in (self._control, self._status):
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
         self._control = self._status = None
 
     def kill(self) -> None:
@@ -391,10 +388,8 @@ class _Child:
                 # The reaper was killed (by the implementation itself, say): what it held
                 # was re-parented to the runner.  Its process group, and every marked
                 # process, the leader too (which is then no child of the reaper's).
-                try:
+                with contextlib.suppress(OSError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
                 pid = -1
             # A marked process that escaped anyway (it ended its reaper), and the orphans
             # no implementation claims: one scan of /proc.
@@ -411,26 +406,20 @@ class _Child:
             except (ProcessLookupError, PermissionError):
                 if self.proc.poll() is None:
                     self.proc.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
             doomed |= supervisor.kill_marked(self._token, pid, self)
         # (An orphan re-parented to the runner that carries no mark is no implementation's
         # in particular: the supervisor ends it only once no implementation is running,
         # so that the helper of another one is never taken for it.)
         supervisor.reap(doomed)
         if self._pidfd is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self._pidfd)
-            except OSError:
-                pass
             self._pidfd = None
         for stream in (self._stdin, self._stdout):  # stderr: its reader closes it (see _read_stderr)
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
     def finish(self, grace: float = 2.0) -> None:
         """Let it exit on its own for ``grace`` seconds, then kill it."""
@@ -480,10 +469,10 @@ class Implementation:
             self._child.send(message, timeout)
             answer = self._child.receive(timeout, max_bytes)
             self.answer_bytes = self._child.answer_bytes
-            return answer
         except ImplementationFailure:
             self.kill()
             raise
+        return answer
 
     # Persistent mode, pipelined: requests may be sent ahead of their answers.
     def send(self, message: dict[str, Any], timeout: float) -> None:
@@ -510,10 +499,10 @@ class Implementation:
         try:  # a closed input: the answers written before it still count, then its exit does
             answer = self._child.receive(timeout)
             self.answer_bytes = self._child.answer_bytes
-            return answer
         except ImplementationFailure:
             self.kill()
             raise
+        return answer
 
     def unasked(self) -> str | None:
         """A line the implementation wrote without a request, with nothing outstanding."""

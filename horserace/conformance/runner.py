@@ -610,14 +610,14 @@ def run(
         except HelloChanged as exc:  # no fixture more, in any process; said once, below
             changed.append(exc)
             order.stopped.set()
-        except Exception as exc:  # a defect of ours: the fixtures left still get an outcome, below
+        except Exception as exc:  # noqa: BLE001  (a defect of ours, whatever it is: the fixtures left still get an outcome, below)
             lost[0] = f"{type(exc).__name__}: {exc}"
         finally:
             worker.close()
 
     lost = [""]
     changed: list[HelloChanged] = []
-    threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares)]
+    threads = [threading.Thread(target=work, args=(w, s), daemon=True) for w, s in zip(workers, shares, strict=True)]
     try:
         for t in threads:
             t.start()
@@ -685,7 +685,9 @@ class _InOrder:
     stop rule (``max_fail``) applied in that order, so that it stops at the same fixture
     whatever the number of processes."""
 
-    def __init__(self, slots: list[Outcome | None], max_fail: int | None, on_outcome: Callable[[Outcome], None] | None):
+    def __init__(
+        self, slots: list[Outcome | None], max_fail: int | None, on_outcome: Callable[[Outcome], None] | None
+    ) -> None:
         self.slots = slots
         self.max_fail = max_fail
         self.on_outcome = on_outcome

@@ -220,7 +220,7 @@ class Scope:
         """Every combination of the readings declared, the default first."""
         names = list(self.readings)
         for combination in itertools.product(*(self.readings[n] for n in names)):
-            yield Ruleset.from_readings(dict(zip(names, combination)))
+            yield Ruleset.from_readings(dict(zip(names, combination, strict=True)))
 
     def describe_scope(self, kinds: bool = True) -> str:
         """What the implementation takes part in, in one short line: its kinds, the
@@ -248,4 +248,4 @@ class Scope:
 
 
 def _seating_words(seating: str) -> str:
-    return "partnership game" if seating == "partnership" else f"{seating.split('-')[0]}-player game"
+    return "partnership game" if seating == "partnership" else f"{seating.split('-', maxsplit=1)[0]}-player game"

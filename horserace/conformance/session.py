@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from horserace._signals import Stopped, deferred_signals, stop_for
 from horserace.conformance.runner import Options, Outcome, Worker, conformant, counts, plan, run
@@ -88,7 +88,7 @@ class Stream(Protocol):
 
     def add(self, record: dict[str, Any]) -> None: ...
     def finish(self, footer: dict[str, Any]) -> None: ...
-    def __enter__(self) -> Stream: ...
+    def __enter__(self) -> Self: ...
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None: ...

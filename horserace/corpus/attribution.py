@@ -169,7 +169,7 @@ def _first_index(expected: object, actual: object) -> int:
     prefix of the other)."""
     if not isinstance(expected, list) or not isinstance(actual, list):
         return 0
-    for i, (e, a) in enumerate(zip(expected, actual)):
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
         if diff(e, a):
             return i
     return min(len(expected), len(actual))
@@ -812,10 +812,10 @@ def _boneyard_left(fx: Fixture, trace: list[dict[str, Any]], index: int) -> int:
     hands = fx.expected.get("hands") or []
     deals = fx.input.get("hands") or []
     for h, played in enumerate(hands):
-        if played.get("events") is trace or list(played.get("events") or []) == trace:
-            if h < len(deals) and isinstance(deals[h].get("boneyard"), list):
-                drawn = sum(1 for ev in trace[:index] if ev.get("event") == "draw")
-                return len(deals[h]["boneyard"]) - drawn
+        ours = played.get("events") is trace or list(played.get("events") or []) == trace
+        if ours and h < len(deals) and isinstance(deals[h].get("boneyard"), list):
+            drawn = sum(1 for ev in trace[:index] if ev.get("event") == "draw")
+            return len(deals[h]["boneyard"]) - drawn
     return _LAST
 
 
@@ -829,9 +829,9 @@ def _kind_rule(e: Mapping[str, Any], a: Mapping[str, Any], previous: Mapping[str
         and previous.get("continues")
     ):
         return "HR-TURN-1"  # the turn passed where a continuation holds
-    if previous.get("event") == "place" and a.get("seat") == previous.get("seat") and not previous.get("continues"):
-        if kinds[0] != "hand-end":
-            return "HR-TURN-3" if previous.get("drawn") else "HR-TURN-1"  # the turn went on where it ends
+    went_on = previous.get("event") == "place" and a.get("seat") == previous.get("seat")
+    if went_on and not previous.get("continues") and kinds[0] != "hand-end":
+        return "HR-TURN-3" if previous.get("drawn") else "HR-TURN-1"  # the turn went on where it ends
     if kinds[0] == "hand-end":
         return _hand_end_rule(e)
     if kinds[1] == "hand-end":
@@ -1012,9 +1012,9 @@ def _illegal_cause(fx: Fixture, status: str, differences: Sequence[Difference], 
             return refusal_cause(fx, twin_refused_at, inp=twin_input, what=f"the legal twin's action {twin_refused_at}")
         return Cause(expected_rule, "refused the illegal action, but its reason is not established", where)
     at_difference = next((d for d in differences if d.at == ("rejected_at",)), None)
-    if at_difference is not None and isinstance(at_difference.actual, int) and isinstance(expected_at, int):
-        if at_difference.actual < expected_at:
-            return refusal_cause(fx, at_difference.actual, what=f"the legal action {at_difference.actual}")
+    at = None if at_difference is None else at_difference.actual
+    if isinstance(at, int) and isinstance(expected_at, int) and at < expected_at:
+        return refusal_cause(fx, at, what=f"the legal action {at}")
     first = first_difference(fx.kind, differences)
     if first is not None and first.at == ("rule",):
         return Cause(

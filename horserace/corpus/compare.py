@@ -202,7 +202,7 @@ def diff_prefix(expected: Any, actual: Any, at: tuple[PathStep, ...] = ()) -> li
         return out
     last = at[-1] if at else None
     if last in _PREFIX_LISTS and isinstance(expected, list) and isinstance(actual, list):
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
             if last == "hands":
                 out += diff_prefix(e, a, (*at, i))
             elif last == "events":
@@ -257,7 +257,7 @@ def _identical(expected: Any, actual: Any) -> bool:
     elif kind is list:
         if len(expected) != len(actual):
             return False
-        pairs = zip(expected, actual)
+        pairs = zip(expected, actual, strict=True)
     else:
         return bool(expected == actual)
     for e, a in pairs:
@@ -277,7 +277,7 @@ def _diff_list(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...],
             out.append(Difference(at, expected, actual))  # shown whole: clearer than a length and shifted items
             return
         out.append(Difference(at, len(expected), len(actual), length=True))
-    for i, (e, a) in enumerate(zip(expected, actual)):
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
         diff(e, a, (*at, i), out)
 
 
@@ -306,10 +306,8 @@ def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, .
         key = _key(value)
         if key in wanted:
             items.setdefault(key, value)
-    for k in shown_missing:
-        out.append(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)))
-    for k in shown_extra:
-        out.append(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)))
+    out.extend(Difference(at, items[k], None, item="missing", count=want[k] - have.get(k, 0)) for k in shown_missing)
+    out.extend(Difference(at, None, items[k], item="extra", count=have[k] - want.get(k, 0)) for k in shown_extra)
     left = len(missing) + len(extra) - len(shown_missing) - len(shown_extra)
     if left:  # nothing is cut silently
         out.append(
@@ -319,7 +317,7 @@ def _diff_multiset(expected: list[Any], actual: list[Any], at: tuple[PathStep, .
 
 def _diff_trace(expected: list[Any], actual: list[Any], at: tuple[PathStep, ...], out: list[Difference]) -> None:
     """Events: each differing event whole, both versions, then the length."""
-    for i, (e, a) in enumerate(zip(expected, actual)):
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
         if diff(e, a, (*at, i)):  # compared as usual (absent keys are not), shown whole
             out.append(Difference((*at, i), e, a, fields=event_fields(e, a)))
     if len(expected) != len(actual):

@@ -8,6 +8,7 @@ or YAML.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -58,7 +59,7 @@ def placement_record(tile: Tile, target: Tile | None, port: Port | None) -> dict
     if target is None:
         return {"tile": NAMES[tile]}
     # The cast: a move with a target has a port (a move names both or neither, HR-MOVE-1).
-    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[cast(Port, port)]}
+    return {"tile": NAMES[tile], "target": NAMES[target], "port": PORT_NAMES[cast("Port", port)]}
 
 
 def table_record(seating: Seating, scores: list[int], target: int) -> dict[str, Any]:
@@ -131,7 +132,7 @@ def event_record(event: Event) -> dict[str, Any]:
             "seat": seat,
             "tile": NAMES[tile],
             "target": NAMES[target],
-            "port": PORT_NAMES[cast(Port, port)],  # a Place with a target has a port
+            "port": PORT_NAMES[cast("Port", port)],  # a Place with a target has a port
             "count": count,
             "credit_raw": credit_raw,
             "credit": credit,
@@ -142,7 +143,7 @@ def event_record(event: Event) -> dict[str, Any]:
         record: dict[str, Any] = {"event": "place", "seat": event.seat, "tile": NAMES[event.tile]}
         if event.target is not None:
             record["target"] = NAMES[event.target]
-            record["port"] = PORT_NAMES[cast(Port, event.port)]
+            record["port"] = PORT_NAMES[cast("Port", event.port)]
         record.update(
             count=event.count,
             credit_raw=event.credit_raw,
@@ -189,10 +190,8 @@ def canonical(value: Any, key: str | None = None) -> Any:
         items = [canonical(v) for v in value]
         sort_key = SORT_KEYS.get(key or "")
         if sort_key is not None:
-            try:
+            with contextlib.suppress(TypeError, AttributeError, IndexError, KeyError):
                 items.sort(key=sort_key)
-            except (TypeError, AttributeError, IndexError, KeyError):
-                pass
         return items
     return value
 

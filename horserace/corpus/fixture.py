@@ -74,7 +74,7 @@ class Fixture:
         generated one): already in the canonical encoding, so :attr:`canonical_expected`
         is ``expected`` itself, not encoded again."""
         fx = cls.from_document(item, file, line)
-        fx._canonical = fx.expected
+        fx._canonical = fx.expected  # noqa: SLF001  (the fixture's own cache, set by its room)
         return fx
 
     @property
@@ -108,10 +108,7 @@ class Fixture:
     def applies_under(self, ruleset: Ruleset) -> bool:
         """A fixture holds under every reading it does not name, and only under the
         readings it names."""
-        for name, reading in self.variants.items():
-            if getattr(ruleset, name).value != reading:
-                return False
-        return True
+        return all(getattr(ruleset, name).value == reading for name, reading in self.variants.items())
 
 
 _STEP = re.compile(r"\[(\d+)\]|\.?([a-z_]+)")

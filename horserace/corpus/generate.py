@@ -262,7 +262,7 @@ def settlement_fixture(seed: int, seating: Seating, ruleset: Ruleset) -> dict[st
         tiles = list(range(TILE_COUNT))
         rng.shuffle(tiles)
         starts = [sum(sizes[:seat]) for seat in range(seats)]
-        hands = [tiles[first : first + size] for first, size in zip(starts, sizes)]
+        hands = [tiles[first : first + size] for first, size in zip(starts, sizes, strict=True)]
     inp = {
         **table_record(seating, start, ruleset.target),
         "hands": [[NAMES[t] for t in h] for h in hands],
@@ -285,7 +285,7 @@ def _tied_hands(rng: random.Random, seating: Seating, sizes: list[int]) -> tuple
     pool = list(range(TILE_COUNT))
     rng.shuffle(pool)
     hands: list[list[Tile]] = [[] for _ in sizes]
-    for first, second in zip(*seats_of):
+    for first, second in zip(*seats_of, strict=True):
         size = min(sizes[first], sizes[second])
         for _ in range(size):
             tile = pool.pop()
@@ -463,7 +463,7 @@ def layout_fixture(seed: int, seating: Seating, ruleset: Ruleset) -> dict[str, A
     for layout, (tile, target, port) in walk:
         entry = {"tile": _written(rng, tile)}
         if target is not None:
-            written = _mirror(rng, layout, target, cast(Port, port))
+            written = _mirror(rng, layout, target, cast("Port", port))
             entry.update(target=_written(rng, target), port=PORT_NAMES[written])
         steps.append(entry)
     description = f"random layout of {len(steps)} placement(s), seed {seed}"

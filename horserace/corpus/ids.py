@@ -19,7 +19,7 @@ __all__ = ["ALPHABET", "LENGTH", "generated_id", "new_id", "taken_ids"]
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 LENGTH = 6
 #: An ``id:`` line of a fixture file, read without parsing the YAML.
-_ID_LINE = re.compile(rf"^\s*-?\s*id:\s*['\"]?([0-9A-Z]{{{LENGTH}}})['\"]?\s*$", re.M)
+_ID_LINE = re.compile(rf"^\s*-?\s*id:\s*['\"]?([0-9A-Z]{{{LENGTH}}})['\"]?\s*$", re.MULTILINE)
 
 
 def taken_ids(folders: Iterable[Path] = ()) -> set[str]:

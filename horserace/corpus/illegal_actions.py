@@ -203,12 +203,10 @@ def _occupied_ports(hand: Hand) -> list[tuple[Tile, Port]]:
     """Occupied ports, by names that no earlier check refuses: a branch only of a double
     whose linear sides are filled (else HR-SPIN-2 comes first)."""
     layout = hand.layout
-    out = []
+    out: list[tuple[Tile, Port]] = []
     for t in layout.order:
         filled = layout.filled_ports(t)
-        for port in _DOUBLE_PORTS if IS_DOUBLE[t] else _PLAIN_PORTS:
-            if filled >> port & 1:
-                out.append((t, port))
+        out.extend((t, port) for port in (_DOUBLE_PORTS if IS_DOUBLE[t] else _PLAIN_PORTS) if filled >> port & 1)
     return out
 
 
@@ -224,9 +222,9 @@ def _one_branch_started(hand: Hand) -> list[Tile]:
     out = []
     for t in layout.order:
         filled = layout.filled_ports(t)
-        if IS_DOUBLE[t] and filled & _BOTH_LINEAR == _BOTH_LINEAR and filled >> BRANCH_A & 1:
-            if not filled >> BRANCH_B & 1:
-                out.append(t)
+        one_branch = filled >> BRANCH_A & 1 and not filled >> BRANCH_B & 1
+        if IS_DOUBLE[t] and filled & _BOTH_LINEAR == _BOTH_LINEAR and one_branch:
+            out.append(t)
     return out
 
 

@@ -60,7 +60,7 @@ def load_text(text: str, file: str) -> tuple[list[Fixture], list[FixtureError]]:
     return [Fixture.from_document(item, file, lines[i]) for i, item in enumerate(data)], []
 
 
-_ITEM_START = re.compile(r"^- ", re.M)
+_ITEM_START = re.compile(r"^- ", re.MULTILINE)
 
 
 def _fixture_lines(text: str, count: int) -> list[int]:
@@ -68,12 +68,9 @@ def _fixture_lines(text: str, count: int) -> list[int]:
     starts = [text.count("\n", 0, m.start()) + 1 for m in _ITEM_START.finditer(text)]
     if len(starts) == count:
         return starts
-    line_of = []
     # The cast: the text parsed (load_text) to a list of ``count`` fixtures, so it has a node.
-    node = cast(yaml.Node, yaml.compose(text, Loader=yaml.CSafeLoader))
-    for item in node.value:
-        line_of.append(item.start_mark.line + 1)
-    return line_of
+    node = cast("yaml.Node", yaml.compose(text, Loader=yaml.CSafeLoader))
+    return [item.start_mark.line + 1 for item in node.value]
 
 
 #: Fixture files are YAML; JSON (a subset of YAML) is read too, as ``horserace export`` writes it.
@@ -82,8 +79,8 @@ SUFFIXES = (".yaml", ".yml", ".json")
 
 def fixture_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
-    for p in paths:
-        p = Path(p)
+    for given in paths:
+        p = Path(given)
         if p.is_dir():
             files.extend(sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and q.is_file()))
         else:

@@ -105,7 +105,7 @@ def _placement(entry: dict[str, Any], where: Where) -> Move:
 def move_name(tile: Tile, target: Tile | None, port: Port | None) -> str:
     """A move in text: ``"[1|4]"`` for the opening, ``"[1|1] [1|4] low"`` otherwise."""
     # The cast: a move with a target has a port (the schema requires them together).
-    return NAMES[tile] if target is None else f"{NAMES[tile]} {NAMES[target]} {PORT_NAMES[cast(Port, port)]}"
+    return NAMES[tile] if target is None else f"{NAMES[tile]} {NAMES[target]} {PORT_NAMES[cast('Port', port)]}"
 
 
 def with_target(ruleset: Ruleset, target: int) -> Ruleset:

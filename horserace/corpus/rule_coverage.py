@@ -78,13 +78,13 @@ def _coverage_gaps(
                         "problem": f"fewer than {MIN_FIXTURES_PER_READING} fixtures name this reading",
                     }
                 )
-    for fx in without_twin:
-        if fx.origin == "rule-text":
-            gaps.append(
-                {
-                    "rule": fx.primary_rule,
-                    "fixture": fx.id,
-                    "problem": f"illegal fixture {fx.id} ({fx.file}:{fx.line}) has no legal twin",
-                }
-            )
+    gaps.extend(
+        {
+            "rule": fx.primary_rule,
+            "fixture": fx.id,
+            "problem": f"illegal fixture {fx.id} ({fx.file}:{fx.line}) has no legal twin",
+        }
+        for fx in without_twin
+        if fx.origin == "rule-text"
+    )
     return gaps

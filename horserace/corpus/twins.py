@@ -55,8 +55,7 @@ def readings_sent(fx: Fixture) -> list[dict[str, str]]:
     for name, readings in VARIANT_FIELDS.items():
         if name in fx.variants:
             continue
-        for reading in readings[1:]:
-            out.append({**fx.variants, name: reading})
+        out.extend({**fx.variants, name: reading} for reading in readings[1:])
     return out
 
 

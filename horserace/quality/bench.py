@@ -7,6 +7,7 @@ generator (:mod:`horserace.engine.playout`).
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import statistics
@@ -14,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, cast
 
 from horserace.engine.hand import Hand, Move
@@ -139,7 +141,7 @@ def current_rss_kib() -> int:
     """Resident memory now (VmRSS from Linux /proc, the same measure as the peak), else
     the peak so far."""
     try:
-        with open("/proc/self/status") as f:
+        with Path("/proc/self/status").open() as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1])
@@ -209,7 +211,7 @@ def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | N
 
     def once(code: str) -> float:
         began = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
+        subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603  (this interpreter, on our own code)
         return (time.perf_counter() - began) * 1000
 
     bare, with_plugin = [], []
@@ -218,7 +220,7 @@ def measure_pytest_plugin(repeats: int = 15, progress: Callable[[str], None] | N
             progress(f"pytest plugin: repeat {r + 1}/{repeats}")
         bare.append(once("import pytest"))
         with_plugin.append(once("import pytest, horserace.conformance.pytest_plugin"))
-    added = [b - a for a, b in zip(bare, with_plugin)]
+    added = [b - a for a, b in zip(bare, with_plugin, strict=True)]
     return {
         "repeats": repeats,
         "pytest_ms": round(statistics.median(bare), 1),
@@ -246,11 +248,15 @@ def format_text(result: dict[str, Any]) -> str:
     if perft_result:
         first = perft_result[0]
         lines += [
-            f"Perft nodes per second on {PERFT_FIXTURE}'s deal (median of {first['repeats']} runs, each at least "
-            f"{first['min_seconds']} s of counts; Python {result['python']})",
+            (
+                f"Perft nodes per second on {PERFT_FIXTURE}'s deal (median of {first['repeats']} runs, each at least "
+                f"{first['min_seconds']} s of counts; Python {result['python']})"
+            ),
             "",
-            f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
-            f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}",
+            (
+                f"{'depth':>5} {'nodes':>10} {'moves made':>11} {'counts/run':>10} {'median':>9} {'min':>9} {'max':>9} "
+                f"{'made/s':>9}   {'per CPU second: median':>22} {'min':>9} {'max':>9}"
+            ),
         ]
         for f in perft_result:
             lines.append(
@@ -316,7 +322,6 @@ def measure_corpus(
     and replay throughput, on ``count`` generated ``play`` fixtures."""
     import shutil  # noqa: PLC0415  (see above: kept out of the play measurement)
     import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
 
     import yaml  # noqa: PLC0415
 
@@ -483,7 +488,7 @@ def measure_perft(
 
     fixture = next(fx for fx in load_paths().fixtures if fx.id == PERFT_FIXTURE)
     hand = perft_position(fixture.input, fixture.ruleset)
-    counting = cast(_CountingMoves, perft_position(fixture.input, fixture.ruleset, _CountingMoves))
+    counting = cast("_CountingMoves", perft_position(fixture.input, fixture.ruleset, _CountingMoves))
     figures = []
     for depth in depths:
         counting.moves_made = 0
@@ -603,9 +608,7 @@ def measure_fuzz(
     job counts alternate run by run, so a change of load on a shared machine falls on
     all of them alike.  Also the CPU time of the runner's process and of the
     implementation processes per scenario, which says which side is the bottleneck."""
-    import os  # noqa: PLC0415  (see above measure_corpus)
-
-    from horserace.conformance.server import reference_argv  # noqa: PLC0415
+    from horserace.conformance.server import reference_argv  # noqa: PLC0415  (see above measure_corpus)
     from horserace.quality.fuzz import SCENARIO_KINDS, Plan, fuzz  # noqa: PLC0415
 
     argv = reference_argv()
@@ -640,7 +643,7 @@ def measure_fuzz(
             )
     figures = []
     for i, (name, kinds, budget, j) in enumerate(plans):
-        scenario_rates, hand_rates, runner_ms, impl_ms = (list(column) for column in zip(*runs[i]))
+        scenario_rates, hand_rates, runner_ms, impl_ms = (list(column) for column in zip(*runs[i], strict=True))
         median_scenarios, median_hands = statistics.median(scenario_rates), statistics.median(hand_rates)
         figures.append(
             FuzzFigure(
@@ -676,11 +679,15 @@ def format_fuzz(fuzz_result: dict[str, Any]) -> str:
     first = fuzz_result["figures"][0]
     before, after = fuzz_result["load_average"]
     lines = [
-        f"Fuzzing against '{fuzz_result['implementation']}' (median [min-max] of {first['repeats']} runs, alternated; "
-        f"load average {before} before, {after} after)",
+        (
+            f"Fuzzing against '{fuzz_result['implementation']}' (median [min-max] of {first['repeats']} runs, alternated; "
+            f"load average {before} before, {after} after)"
+        ),
         "",
-        f"{'workload':<11} {'jobs':>4} {'seeds':>6} {'scenarios':>9} {'hands':>6}  {'scenarios/s':>21}  "
-        f"{'hands/s':>21}  {'per process':>11}  {'CPU ms/scenario: runner':>23} {'implementation':>14}",
+        (
+            f"{'workload':<11} {'jobs':>4} {'seeds':>6} {'scenarios':>9} {'hands':>6}  {'scenarios/s':>21}  "
+            f"{'hands/s':>21}  {'per process':>11}  {'CPU ms/scenario: runner':>23} {'implementation':>14}"
+        ),
     ]
     for f in fuzz_result["figures"]:
         scenarios = f"{f['median_scenarios_per_second']:,} [{f['min_scenarios_per_second']:,}-{f['max_scenarios_per_second']:,}]"
@@ -707,9 +714,7 @@ def measure_impact(
     seating, ``matches`` a seating and a side), with each of ``jobs`` worker processes in
     turn, alternated round by round so that a change of load falls on all alike; the
     speed-up of each job count over the first, as the median of the rounds' ratios."""
-    import os  # noqa: PLC0415  (see above measure_corpus)
-
-    from horserace.quality.impact import study  # noqa: PLC0415
+    from horserace.quality.impact import study  # noqa: PLC0415  (see above measure_corpus)
     from horserace.resources.rulesets import resolve  # noqa: PLC0415
 
     a, b = resolve("canonical"), resolve("one-branch")
@@ -736,7 +741,7 @@ def measure_impact(
     first = jobs[0]
     figures = []
     for j in jobs:
-        ratios = [x / y for x, y in zip(rates[j], rates[first])]
+        ratios = [x / y for x, y in zip(rates[j], rates[first], strict=True)]
         figures.append(
             {
                 "jobs": j,
@@ -765,9 +770,11 @@ def format_impact(impact_result: dict[str, Any]) -> str:
     before, after = impact_result["load_average"]
     a, b = impact_result["rulesets"]
     lines = [
-        f"Impact study {a} against {b}: {impact_result['matches_per_run']:,} matches a run, both sides, every "
-        f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
-        f"load average {before} before, {after} after)",
+        (
+            f"Impact study {a} against {b}: {impact_result['matches_per_run']:,} matches a run, both sides, every "
+            f"seating (median [min-max] of {impact_result['repeats']} runs, alternated; {impact_result['cpus']} CPUs, "
+            f"load average {before} before, {after} after)"
+        ),
         "",
         f"{'jobs':>4}  {'matches/s':>21}  {'speed-up':>20}  {'cores busy':>10}  {'CPU ms/match':>12}",
     ]

@@ -40,28 +40,35 @@ left out.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import ctypes
 import difflib
 import functools
 import importlib
+import multiprocessing.connection
+import os
 import random
+import resource
+import signal
 import sys
 import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
 
+import yaml
+
 from horserace.corpus.fixture import Fixture
 from horserace.corpus.replay import replay_fixture
 from horserace.corpus.status import Status
-from horserace.errors import UsageError
+from horserace.errors import InputError, UsageError
 
 __all__ = [
     "ENGINE_MODULES",
@@ -327,7 +334,7 @@ def _namespace(module: str, source: str) -> dict[str, Any]:
         "__builtins__": builtins,
         _TESTING_NAME: _TestingException,
     }
-    exec(code, ns)
+    exec(code, ns)  # noqa: S102  (the mutant's module, compiled from the engine's own source)
     return ns
 
 
@@ -372,6 +379,10 @@ class _Patches:
         #: The ids of the objects the mutant changed or put in: a value built at import
         #: from one of them is built again (:func:`_rebuild`).
         self.touched: set[int] = set()
+
+    def changes(self) -> int:
+        """How many changes there are to undo."""
+        return len(self._undo)
 
     def set(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, (type, ModuleType)):
@@ -575,7 +586,7 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
     whether anything did."""
     home = f"horserace.engine.{module}"
     ons, live = _pristine(module), _live_module(module)
-    before = len(patches._undo)
+    before = patches.changes()
     _patch_functions(patches, home, ons, mns, live)
     # Classes and module-level values.
     for name in dict.fromkeys([*ons, *mns]):
@@ -583,9 +594,9 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
             continue
         ov, mv = ons.get(name, _MISSING), mns.get(name, _MISSING)
         if isinstance(ov, type) and isinstance(mv, type) and ov.__module__ == home and ov.__qualname__ == name:
-            count = len(patches._undo)
+            count = patches.changes()
             _patch_class(patches, getattr(live, name), ov, mv, home, live, mns)
-            if len(patches._undo) > count:  # a field's default, say: an instance built from it differs
+            if patches.changes() > count:  # a field's default, say: an instance built from it differs
                 patches.touched.add(id(getattr(live, name)))
             continue
         if ov is not _MISSING and mv is not _MISSING and _key(ov, home) == _key(mv, home):
@@ -595,7 +606,7 @@ def _patch(patches: _Patches, module: str, mns: dict[str, Any]) -> bool:
         if mv is _MISSING:
             raise NotApplied(f"{name} removed")
         _replace(patches, live, name, _translate(mv, home, live, mns))
-    return len(patches._undo) > before
+    return patches.changes() > before
 
 
 def _patch_functions(patches: _Patches, home: str, ons: dict[str, Any], mns: dict[str, Any], live: ModuleType) -> None:
@@ -637,8 +648,6 @@ def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
 def _built_at_import(path: str) -> tuple[tuple[Any, frozenset[str], tuple[str, ...], int], ...]:
     """A module's top-level assignments, as (code, the names its value reads, the names
     it binds, line): what it builds at import, to build again under a mutant."""
-    import ast  # noqa: PLC0415  (only a campaign)
-
     try:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
@@ -687,7 +696,7 @@ def _rebuild(patches: _Patches, module: str) -> list[str]:
     patches.touched.update(id(v) for v in vars(live).values() if isinstance(v, (FunctionType, type)))
     for other in list(sys.modules.values()):
         name = getattr(other, "__name__", "")
-        if other is None or name == home or not name.startswith("horserace.") or name == __name__:
+        if other is None or name in (home, __name__) or not name.startswith("horserace."):
             continue
         path = getattr(other, "__file__", None)
         if not path or not path.endswith(".py"):
@@ -698,8 +707,8 @@ def _rebuild(patches: _Patches, module: str) -> list[str]:
                 continue
             scratch = dict(namespace)
             try:
-                exec(code, scratch)
-            except Exception as exc:
+                exec(code, scratch)  # noqa: S102  (a top-level assignment of our own module, built again under the mutant)
+            except Exception as exc:  # noqa: BLE001  (mutated code may raise anything)
                 raise _BuildFails(
                     f"{name} (line {line}) raises as it is imported: {type(exc).__name__}: {exc}"
                 ) from None
@@ -721,7 +730,7 @@ def applied(m: CodeMutant) -> Iterator[list[str]]:
         mns = _namespace(m.module, source)
     except SyntaxError as exc:
         raise NotApplied(f"does not compile: {exc.msg}") from None
-    except Exception as exc:  # the module cannot be imported: every fixture fails
+    except Exception as exc:  # noqa: BLE001  (mutated code may raise anything: the module cannot be imported, every fixture fails)
         raise _FailsAtImport(f"the module raises on import: {type(exc).__name__}: {exc}") from None
     patches = _Patches()
     live = _live_module(m.module)
@@ -937,7 +946,7 @@ def _judge(
                     for fx in fixtures:
                         try:
                             status = replay_fixture(fx).status
-                        except Exception:  # a mutant that crashes is told apart by the fixture
+                        except Exception:  # noqa: BLE001  (mutated code may raise anything: a mutant that crashes is told apart by the fixture)
                             status = Status.CRASH
                         if status not in (Status.PASS, Status.SKIP):
                             killers.append(fx.id)
@@ -1041,10 +1050,6 @@ class _Worker:
         full: frozenset[str],
         bound: float,
     ) -> None:
-        import multiprocessing.connection  # noqa: PLC0415  (only for a campaign)
-        import os  # noqa: PLC0415
-        import signal  # noqa: PLC0415
-
         mine, theirs = multiprocessing.Pipe()
         pid = os.fork()
         if pid == 0:  # the worker
@@ -1064,7 +1069,7 @@ class _Worker:
                             every=fixtures,
                         )
                     )
-            except BaseException:
+            except BaseException:  # noqa: BLE001, S110  (the forked judge must reach os._exit whatever happens; its outcomes went through the pipe)
                 pass
             finally:
                 os._exit(0)
@@ -1077,24 +1082,15 @@ class _Worker:
         self.conn.send(m)
 
     def end(self) -> None:
-        import os  # noqa: PLC0415
-        import signal  # noqa: PLC0415
-
-        try:
+        with suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
+        with suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
         self.conn.close()
 
 
 def _limit_memory() -> None:
-    import resource  # noqa: PLC0415  (POSIX; only in a worker)
-
-    with open("/proc/self/statm", encoding="ascii") as f:
+    with Path("/proc/self/statm").open(encoding="ascii") as f:
         size = int(f.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + _MEMORY, resource.RLIM_INFINITY))
 
@@ -1113,8 +1109,6 @@ def supervised(
     mutant at a time each; a worker that passes a mutant's bound by :data:`_GRACE`, or
     dies, is killed and replaced, and the mutant is killed (``timeout``, ``crash``).
     Every worker is ended on the way out, whatever ends the campaign."""
-    from multiprocessing.connection import wait  # noqa: PLC0415  (only for a campaign)
-
     results: list[Outcome | None] = [None] * len(mutants)
     todo = list(range(len(mutants)))[::-1]
     workers: list[_Worker] = []
@@ -1129,7 +1123,7 @@ def supervised(
         while todo or any(w.busy for w in workers):
             busy = _dispatch(workers, todo, mutants, bound)
             wait_for = max(0.0, min(w.busy[1] for w in busy if w.busy) - time.monotonic())
-            ready = wait([w.conn for w in busy], timeout=wait_for)
+            ready = multiprocessing.connection.wait([w.conn for w in busy], timeout=wait_for)
             for k, w in enumerate(workers):
                 if w.busy is None:
                     continue
@@ -1190,10 +1184,6 @@ def entry_key(entry: dict[str, Any]) -> str:
 def load_triage(path: Path | None = None) -> dict[str, dict[str, Any]]:
     """The triage file's entries by mutant key (an :class:`~horserace.errors.InputError`
     for one that is malformed)."""
-    import yaml  # noqa: PLC0415  (only a campaign reads it)
-
-    from horserace.errors import InputError  # noqa: PLC0415
-
     where = path or TRIAGE_FILE
     try:
         data = yaml.safe_load(where.read_text(encoding="utf-8")) or {}

@@ -97,7 +97,7 @@ def fixture_of_record(record: Mapping[str, Any]) -> Fixture | None:
     if not isinstance(record.get("input"), dict) or not isinstance(record.get("expected"), dict):
         return None
     rules = record.get("rules") or [record.get("rule")]
-    fx = Fixture(
+    return Fixture(
         id=str(record.get("id")),
         description=str(record.get("description") or ""),
         kind=str(record.get("kind")),
@@ -111,7 +111,6 @@ def fixture_of_record(record: Mapping[str, Any]) -> Fixture | None:
         line=int(record.get("line") or 0),
         twin={"why": "", "input": record["twin_input"]} if isinstance(record.get("twin_input"), dict) else None,
     )
-    return fx
 
 
 def differences_of(record: Mapping[str, Any]) -> list[Difference]:

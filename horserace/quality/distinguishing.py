@@ -127,8 +127,10 @@ def reading_fails_under(fx: Fixture, name: str, other: str) -> bool:
     readings = {**fx.variants, name: other}
     try:
         observed = observe(fx.kind, fx.input, readings)
-    except Exception:  # ScenarioError: the other reading refuses what the fixture's reading plays; a
-        return True  # crash under it tells it apart too, as judge_in_process counts a crashing mutant
+    except Exception:  # noqa: BLE001  (ScenarioError, or any crash: both tell the reading apart)
+        # ScenarioError: the other reading refuses what the fixture's reading plays; a crash
+        # under it tells it apart too, as judge_in_process counts a crashing mutant.
+        return True
     return bool(diff(fx.canonical_expected, observed))
 
 

@@ -1158,7 +1158,7 @@ def _fuzz_here(
                 results.append(shard)
                 if not _wanted_after(task, shard):
                     return
-        except BaseException as exc:  # re-raised in the caller's thread below
+        except BaseException as exc:  # noqa: BLE001  (whatever ends the thread is re-raised in the caller's thread below)
             errors.append(exc)
         finally:
             finished.set()
@@ -1172,7 +1172,7 @@ def _fuzz_here(
         thread.start()
         while not finished.wait(0.25):
             pass
-    except BaseException as exc:  # Ctrl-C, or a signal's exception: the shard stops where it is
+    except BaseException as exc:  # noqa: BLE001  (Ctrl-C, or a signal's exception: the shard stops where it is)
         stopped_by = exc
         halt.set()
         supervisor.kill_all()
@@ -1203,7 +1203,7 @@ def _fuzz_in_processes(
         in_processes(_fuzz_task, tasks, jobs, done=taken, until=lambda i, shard: not _wanted_after(tasks[i], shard))
     except Exception:
         raise  # a shard's error (an unusable implementation): the workers are ended
-    except BaseException as exc:  # Ctrl-C, or a signal's exception: the workers are ended
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; Ctrl-C, or a signal's exception: the workers are ended)
         stopped_by = exc
     return results, stopped_by
 

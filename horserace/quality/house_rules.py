@@ -25,7 +25,7 @@ the second port of a mirror-image pair under its own name (``mirror-moves-distin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from horserace.engine.events import HandEndReason
 from horserace.engine.hand import Hand
@@ -97,13 +97,19 @@ class _FewSpinners(Layout):
         return False
 
     def normalise(self, t: Tile, target: Tile | None, port: Port | None) -> tuple[Tile | None, Port | None]:
-        if target is not None and port is not None and port >= BRANCH_A and target in self and IS_DOUBLE[target]:
-            if not self.is_spinner(target):
-                raise IllegalAction(
-                    f"{NAMES[target]} is not a spinner and has no {PORT_NAMES[port]}: "
-                    + ("only the first double played is one" if self.first_double_spins else "no double is one"),
-                    rule="HR-SPIN-1",
-                )
+        if (
+            target is not None
+            and port is not None
+            and port >= BRANCH_A
+            and target in self
+            and IS_DOUBLE[target]
+            and not self.is_spinner(target)
+        ):
+            raise IllegalAction(
+                f"{NAMES[target]} is not a spinner and has no {PORT_NAMES[port]}: "
+                + ("only the first double played is one" if self.first_double_spins else "no double is one"),
+                rule="HR-SPIN-1",
+            )
         return super().normalise(t, target, port)
 
     def place(self, t: Tile, target: Tile | None, port: Port | None) -> int:
@@ -363,7 +369,7 @@ def _h_two_stay() -> type[Hand]:
 def _settled(winners: tuple[Side, ...], credits: Sequence[int], scores: Sequence[int], target: int) -> Settlement:
     """A settlement from its winners and credits (displayed points): the credits added
     together, the sides at or over the target sharing the match (HR-MATCH-2)."""
-    after = tuple(s + c for s, c in zip(scores, credits))
+    after = tuple(s + c for s, c in zip(scores, credits, strict=True))
     return Settlement(winners, tuple(credits), after, tuple(side for side, s in enumerate(after) if s >= target))
 
 
@@ -510,7 +516,7 @@ class _Pips(int):
 
     raw: int
 
-    def __new__(cls, raw: int) -> _Pips:
+    def __new__(cls, raw: int) -> Self:
         score = super().__new__(cls, raw // 5)
         score.raw = raw
         return score
@@ -536,7 +542,7 @@ def _unrounded(
     after = [_Pips(_raw(s)) for s in scores]
     for side in winners:
         after[side] = _Pips(after[side].raw + sum(totals) - totals[side])
-    credits = tuple(int(a) - int(s) for a, s in zip(after, scores))
+    credits = tuple(int(a) - int(s) for a, s in zip(after, scores, strict=True))
     return Settlement(winners, credits, tuple(after), tuple(side for side, s in enumerate(after) if s >= target))
 
 

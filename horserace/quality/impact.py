@@ -117,7 +117,7 @@ class Exact:
         i = 0
         for y in partials:
             if abs(x) < abs(y):
-                x, y = y, x
+                x, y = y, x  # noqa: PLW2901  (Shewchuk's exact sum, as the algorithm is written)
             hi = x + y
             lo = y - (hi - x)
             if lo:
@@ -347,7 +347,7 @@ def shard_tasks(seatings: Sequence[Seating], matches: int, size: int = SHARD_MAT
 def merge(shards: Sequence[Shard], tallies: Sequence[Tally]) -> dict[Seating, Tally]:
     """The shards' tallies merged per seating (exactly: in any order, the same sums)."""
     out: dict[Seating, Tally] = {}
-    for shard, tally in zip(shards, tallies):
+    for shard, tally in zip(shards, tallies, strict=True):
         out.setdefault(shard.seating, Tally()).merge(tally)
     return out
 
@@ -430,7 +430,7 @@ def study(
         run_local(shards, a.ruleset, b.ruleset, seed, streams, jobs=jobs, done=done)
     except Exception:
         raise
-    except BaseException as exc:  # Ctrl-C, or the command line's Stopped (SIGTERM, SIGHUP)
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; Ctrl-C, or the command line's Stopped (SIGTERM, SIGHUP))
         stopped = exc
     return assemble(a, b, matches, seed, seatings, streams, level, shards, finished, stopped)
 

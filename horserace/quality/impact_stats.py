@@ -42,7 +42,7 @@ POWER = 0.8
 def require_extra() -> Any:
     """SciPy's stats, or a :class:`UsageError` naming the extra to install."""
     try:
-        import numpy  # noqa: F401, PLC0415  (the extra: imported when a study is analysed)
+        import numpy  # noqa: F401, ICN001, PLC0415  (the extra, probed: imported when a study is analysed)
         from scipy import stats  # noqa: PLC0415  (the optional [impact] extra)
     except ImportError:
         raise UsageError(f"horserace impact needs NumPy and SciPy, an optional extra: {INSTALL}") from None
@@ -89,7 +89,7 @@ class Row:
 
 def holm(pvalues: list[float]) -> list[float]:
     """Holm's step-down adjusted p-values, in the order given."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415  (the optional [impact] extra)
 
     p = np.asarray(pvalues, dtype=float)
     m = len(p)
@@ -160,7 +160,7 @@ def analyse(study: ImpactStudy) -> Analysis:
         for m in METRICS
     ]
     tests = len(rows)
-    for r, adjusted in zip(rows, holm([r.p for r in rows])):
+    for r, adjusted in zip(rows, holm([r.p for r in rows]), strict=True):
         r.p_holm = adjusted
         r.significant = adjusted < study.level
     if tests:

@@ -281,7 +281,7 @@ def _settle_with(
             if split_ties:
                 value //= len(winners)
             credits[side] = value
-        after = tuple(s + c for s, c in zip(scores, credits))
+        after = tuple(s + c for s, c in zip(scores, credits, strict=True))
         match_winners = tuple(side for side, s in enumerate(after) if s >= target)
         if first_only:
             match_winners = match_winners[:1]
@@ -407,7 +407,7 @@ def _m_settled_after_match() -> type[Hand]:
         totals = side_totals(pips, self.partnership)
         credits = [0] * len(totals)
         credits[side] = hand_credit(sum(totals) - totals[side])
-        self.scores = [s + c for s, c in zip(self.scores, credits)]
+        self.scores = [s + c for s, c in zip(self.scores, credits, strict=True)]
         self.over, self.reason, self.next_opener = True, HandEndReason.MATCH, None
         if self.record:
             self.events.append(HandEnd(HandEndReason.MATCH, (side,), pips, tuple(credits), tuple(self.scores), None))
@@ -488,7 +488,7 @@ def judge_in_process(mutant: Mutant, fixtures: list[Fixture]) -> Verdict:
     for fx in fixtures:
         try:
             status = replay_fixture(fx, engine=mutant.engine).status
-        except Exception:  # a mutant that crashes on a fixture is told apart by it, as a crashing server is
+        except Exception:  # noqa: BLE001  (a mutant that crashes on a fixture, in any way, is told apart by it, as a crashing server is)
             status = Status.CRASH
         if status not in (Status.PASS, Status.SKIP):
             killers.append(Killer(fx.id, fx.primary_rule, status))
@@ -543,6 +543,6 @@ def judge_all(
         in_processes(_judged, tasks, jobs, done=taken)
     except Exception:
         raise
-    except BaseException as exc:  # Ctrl-C, or a signal's exception: the workers are ended
+    except BaseException as exc:  # noqa: BLE001  (errors re-raised above; Ctrl-C, or a signal's exception: the workers are ended)
         return verdicts, exc
     return verdicts, None

@@ -64,15 +64,15 @@ def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
     """Run one shard in a worker.  An error that would not come back whole through
     pickle (an exception class with arguments of its own) comes back as a plain one
     with its message, a user's error still a :class:`ValueError`-like one."""
-    global _busy
+    global _busy  # noqa: PLW0603  (the worker's one flag, read by its SIGTERM handler)
     fn, task = job
     _busy = True
     try:
         return fn(task)
     except Exception as exc:
         try:
-            pickle.loads(pickle.dumps(exc))
-        except Exception:
+            pickle.loads(pickle.dumps(exc))  # noqa: S301  (a round trip of our own worker's exception)
+        except Exception:  # noqa: BLE001  (pickling a third party's exception may fail in any way)
             kind = HorseRaceError if isinstance(exc, HorseRaceError) else RuntimeError
             raise kind(str(exc)) from None
         raise

@@ -152,7 +152,7 @@ class DiffReport:
         winners = sum(1 for m in self.changed_matches if m.winners[0] != m.winners[1])
         buckets = {"0": 0, "1-10": 0, "11-30": 0, "31-60": 0, "over 60": 0}
         for m in self.changed_matches:
-            gap = max((abs(x - y) for x, y in zip(*m.scores)), default=0)
+            gap = max((abs(x - y) for x, y in zip(*m.scores, strict=True)), default=0)
             key = (
                 "0"
                 if gap == 0

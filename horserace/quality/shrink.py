@@ -76,7 +76,7 @@ def with_input(fx: Fixture, inp: dict[str, Any]) -> Fixture:
     """``fx`` with another input, its expected values the reference engine's."""
     out = copy.copy(fx)
     out.input = inp
-    out.expected = out._canonical = observe(fx.kind, inp, fx.variants)  # canonical, as observations are
+    out.expected = out._canonical = observe(fx.kind, inp, fx.variants)  # noqa: SLF001  (the fixture's cache, set with the value it caches); canonical, as observations are
     return out
 
 
@@ -102,7 +102,7 @@ def _trier(run: Judge, keep: Keep) -> _Try:
     def first_kept(candidates: list[Fixture]) -> Shrunk | None:
         if not candidates or stuck[0]:
             return None
-        for fx, outcome in zip(candidates, run(candidates)):
+        for fx, outcome in zip(candidates, run(candidates), strict=True):
             if outcome.status == Status.TIMEOUT:
                 stuck[0] = True
                 return None

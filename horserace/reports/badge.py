@@ -92,7 +92,7 @@ def badge_for(run: Run) -> Badge:
         return Badge(LABEL, "unusable", "red")
     if run.footer.get("interrupted"):
         return Badge(LABEL, f"interrupted, {run.passed}/{total}", "red")
-    if total == 0 or run.skipped == total:
+    if total in (0, run.skipped):
         return Badge(LABEL, f"0/{total}, nothing ran", "red")
     message = f"{run.passed}/{total}"
     selection = run.header.get("selection")

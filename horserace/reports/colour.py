@@ -32,7 +32,7 @@ _choice = "auto"
 
 def choose(choice: str) -> str:
     """Set the colour choice of this command line: one of :data:`CHOICES`."""
-    global _choice
+    global _choice  # noqa: PLW0603  (the command line's one colour choice)
     if choice not in CHOICES:
         raise ValueError(f"{choice!r}: give one of {', '.join(CHOICES)}")
     _choice = choice

@@ -36,8 +36,7 @@ def replay_text(results: list[Result], counts: dict[str, int], files: int, secon
             )
             if r.message:
                 lines.append(f"  {r.message}")
-            for d in r.differences[:SHOWN_DIFFERENCES]:
-                lines.append(f"  {d.text()}")
+            lines.extend(f"  {d.text()}" for d in r.differences[:SHOWN_DIFFERENCES])
             if len(r.differences) > SHOWN_DIFFERENCES:
                 lines.append(f"  ... and {len(r.differences) - SHOWN_DIFFERENCES} more differences")
     lines.append(
@@ -65,10 +64,7 @@ def _kinds_text(kinds: dict[str, int]) -> str:
 
 
 def _finding_lines(f: Finding, deviations: dict[str, str]) -> list[str]:
-    if f.shrunk:
-        size = f"shrunk from {f.original_size_text()} to {f.size_text()}"
-    else:
-        size = f"not shrunk ({f.size_text()})"
+    size = f"shrunk from {f.original_size_text()} to {f.size_text()}" if f.shrunk else f"not shrunk ({f.size_text()})"
     if f.cut_short:
         size += ", shrinking cut short by the interruption"
     rule = f.rule or f"{f.outcome}: not counted against a rule"
@@ -161,9 +157,11 @@ def _tried_lines(result: FuzzResult, ranges: str, asked: str) -> list[str]:
     rate, hand_rate = result.scenarios_per_second, result.hands_per_second
     kinds = [k for k in result.plan.kinds if k not in result.unsupported]
     lines = [
-        f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
-        f"{tried.scenarios:,} scenario{'' if tried.scenarios == 1 else 's'} ({f'{rate:,.0f}' if rate else '-'}/s), {tried.hands:,} hands of play "
-        f"({f'{hand_rate:,.0f}' if hand_rate else '-'} hands/s), shrinking left out",
+        (
+            f"fuzzed seeds {ranges}{'' if ranges == asked else f' of {asked}'} in {result.seconds:.1f} s: "
+            f"{tried.scenarios:,} scenario{'' if tried.scenarios == 1 else 's'} ({f'{rate:,.0f}' if rate else '-'}/s), {tried.hands:,} hands of play "
+            f"({f'{hand_rate:,.0f}' if hand_rate else '-'} hands/s), shrinking left out"
+        ),
         "  kinds: " + ", ".join(f"{k} {tried.kinds[k]:,}" for k in kinds),
     ]
     if result.unsupported:

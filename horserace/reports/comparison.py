@@ -176,7 +176,7 @@ class FixtureRow:
         counted = self.counted or (True,) * len(self.results)
         ran = {
             r["status"] in PASSING
-            for r, c in zip(self.results, counted)
+            for r, c in zip(self.results, counted, strict=True)
             if c and r is not None and r["status"] != Status.SKIP
         }
         return len(ran) == 2
@@ -250,7 +250,7 @@ def _impl_header(run: Run, label: str) -> str:
 
 def _implementations(runs: Sequence[Run], labels: list[str], folders: Sequence[str | None]) -> str:
     rows = []
-    for run, label, folder in zip(runs, labels, folders):
+    for run, label, folder in zip(runs, labels, folders, strict=True):
         judged = verdict(run.header, run.results, run.footer)
         report = f'<a href="{_e(folder)}/report.html">report</a>' if folder else ""
         rows.append(
@@ -329,7 +329,7 @@ def _matrix(runs: Sequence[Run], labels: list[str]) -> str:
     return (
         '<table class="matrix" id="matrix-table"><caption>passed / failed / skipped fixtures</caption>'
         "<thead><tr><th>rule</th><th>title</th>"
-        + "".join(_impl_header(run, label) for run, label in zip(runs, labels))
+        + "".join(_impl_header(run, label) for run, label in zip(runs, labels, strict=True))
         + "</tr></thead><tbody>"
         + "".join(body)
         + f"</tbody><tfoot><tr><th>fixtures</th><td>each counted once</td>{totals}</tr></tfoot></table>"
@@ -351,7 +351,7 @@ def _trend_svg(runs: list[Run]) -> str:
         f"{len(run.results)}</title></circle>"
         f'<text x="{x}" y="{py - 8}" text-anchor="middle" font-size="11">{run.passed}</text>'
         f'<text x="{x}" y="{height - 6}" text-anchor="middle" font-size="11">{_e(run.version)}</text>'
-        for (x, py), run in zip(points, runs)
+        for (x, py), run in zip(points, runs, strict=True)
     )
     line = " ".join(f"{x},{py}" for x, py in points)
     return (
@@ -401,7 +401,7 @@ def _fixture_table(
     return (
         _table_filters(rows)
         + '<table class="fixtures" id="fixture-table"><thead><tr><th>fixture</th><th>kind</th><th>rules</th>'
-        + "".join(_impl_header(run, label) for run, label in zip(runs, labels))
+        + "".join(_impl_header(run, label) for run, label in zip(runs, labels, strict=True))
         + "</tr></thead><tbody>"
         + "".join(body)
         + "</tbody></table>"
@@ -470,7 +470,7 @@ def _fixture_row(
 def _split(row: FixtureRow, labels: list[str]) -> str:
     """Who a disagreement divides: ``(fails: A; passes: B, C)``."""
     sides: dict[str, list[str]] = {"fails": [], "passes": []}
-    for r, label in zip(row.results, labels):
+    for r, label in zip(row.results, labels, strict=True):
         if r is not None and r["status"] != Status.SKIP:
             sides["passes" if r["status"] in PASSING else "fails"].append(label)
     said = "; ".join(f"{side}: {', '.join(who)}" for side, who in sides.items())
@@ -508,8 +508,10 @@ def render_comparison(
     out = [
         *page_start(title, _CSS),
         f"<h1>{_e(title)}</h1>",
-        f'<p class="zero">Suite {_e(suites)}, protocol {_e(protocols)}; made by horserace from the result '
-        "streams alone.</p>",
+        (
+            f'<p class="zero">Suite {_e(suites)}, protocol {_e(protocols)}; made by horserace from the result '
+            "streams alone.</p>"
+        ),
         '<nav><a href="#implementations">implementations</a><a href="#disagreements">disagreements</a>'
         '<a href="#matrix">rules</a>'
         + ('<a href="#trend">versions</a>' if trends(runs) else "")
@@ -521,13 +523,17 @@ def render_comparison(
     out.append(_disagreements(split, labels, row_anchors))
     out += [
         '<h2 id="matrix">Rules by implementation</h2>',
-        '<p class="zero">Every rule of the specification, in its order: passed / failed / skipped fixtures that '
-        "cite it (a fixture counts in the row of every rule it cites). A rule's name filters the fixture table.</p>",
+        (
+            '<p class="zero">Every rule of the specification, in its order: passed / failed / skipped fixtures that '
+            "cite it (a fixture counts in the row of every rule it cites). A rule's name filters the fixture table.</p>"
+        ),
         _matrix(runs, labels),
         _trends(runs),
         '<h2 id="fixtures">Fixtures</h2>',
-        '<p class="zero">One row per fixture, the disagreements first. A failing outcome opens that '
-        "implementation's expected-against-actual, with the drawing.</p>",
+        (
+            '<p class="zero">One row per fixture, the disagreements first. A failing outcome opens that '
+            "implementation's expected-against-actual, with the drawing.</p>"
+        ),
         _fixture_table(rows, runs, labels, row_anchors, failure_anchors),
         '<h2 id="failures">Failures, by implementation</h2>',
     ]
@@ -536,8 +542,10 @@ def render_comparison(
     out += [drawings_legend(drawn) if "hr-layout" in drawn else "", *failures]
     out.append(rules_cited([r for n, run in enumerate(runs) for r in _opened(run) if r["id"] in inline[n]], links))
     out += [
-        '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
-        f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>',
+        (
+            '<dialog id="viewer" aria-label="expected against actual"><form method="dialog">'
+            f'<button type="submit">close</button></form><div id="viewer-body"></div>{legend_html()}</dialog>'
+        ),
         f"<script>{_SCRIPT}</script>",
         "</main>",
         "</body>",
@@ -550,10 +558,10 @@ def _own_sections(runs: Sequence[Run], folders: Sequence[str | None]) -> list[di
     """For each run, the section of each failing fixture in the run's own report (none
     where the run has no folder)."""
     own: list[dict[str, str]] = []
-    for run, folder in zip(runs, folders):
+    for run, folder in zip(runs, folders, strict=True):
         failing = [r for r in run.results if r["status"] not in PASSING]
         sections: dict[str, str] = {}
-        for r, place in zip(failing, section_anchors(failing)):
+        for r, place in zip(failing, section_anchors(failing), strict=True):
             sections.setdefault(r["id"], f"{folder}/report.html#{place}")
         own.append(sections if folder is not None else {})
     return own
@@ -589,7 +597,7 @@ def _failures_by_implementation(
     """Each implementation's failures: a link to its own report's, and the sections of
     those this page shows itself."""
     failures: list[str] = []
-    for n, (run, label) in enumerate(zip(runs, labels)):
+    for n, (run, label) in enumerate(zip(runs, labels, strict=True)):
         failures.append(f'<h3 id="failures-{n + 1}">{_e(label)}</h3>')
         failing = _opened(run)
         if run.unusable:

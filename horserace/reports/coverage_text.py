@@ -103,6 +103,8 @@ def _gaps(report: dict[str, Any], dist: dict[str, Any] | None) -> list[str]:
         else f"every reading is named by at least {MIN_FIXTURES_PER_READING}"
     )
     return [
-        f"no gaps: every rule is cited by at least {MIN_FIXTURES_PER_RULE} fixtures, {told}, "
-        "and every illegal fixture of the rule-text corpus has its twin"
+        (
+            f"no gaps: every rule is cited by at least {MIN_FIXTURES_PER_RULE} fixtures, {told}, "
+            "and every illegal fixture of the rule-text corpus has its twin"
+        )
     ]

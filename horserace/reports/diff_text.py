@@ -57,8 +57,10 @@ def _contrast(a: Any, b: Any) -> str:
 def _divergence(m: MatchChange, verbose: bool) -> list[str]:
     mode = "partnership" if m.partnership else f"{m.players} players"
     lines = [
-        f"  match {m.index} (seed {m.seed}, {mode}): first divergence at hand {m.hand}, event {m.event}: "
-        f"{_contrast(m.a, m.b)}; final scores A {m.scores[0]}, B {m.scores[1]}"
+        (
+            f"  match {m.index} (seed {m.seed}, {mode}): first divergence at hand {m.hand}, event {m.event}: "
+            f"{_contrast(m.a, m.b)}; final scores A {m.scores[0]}, B {m.scores[1]}"
+        )
     ]
     if verbose:
         lines += [f"    A {_value(m.a)}", f"    B {_value(m.b)}"]
@@ -99,8 +101,10 @@ def format_text(report: DiffReport, *, verbose: bool = False) -> str:
         gaps = ", ".join(f"{k}: {n}" for k, n in summary["score_gap"].items() if n) or "none"
         lines += [
             "",
-            f"{summary['differ']} of {summary['matches']} seeded matches differ; the winners changed in "
-            f"{summary['winners_changed']}; largest score gap between A and B per match: {gaps}",
+            (
+                f"{summary['differ']} of {summary['matches']} seeded matches differ; the winners changed in "
+                f"{summary['winners_changed']}; largest score gap between A and B per match: {gaps}"
+            ),
         ]
         shown = report.changed_matches if verbose else report.changed_matches[:EXAMPLES]
         for m in shown:
@@ -149,8 +153,10 @@ def format_markdown(report: DiffReport, *, verbose: bool = False) -> str:
         summary = report.match_summary()
         lines += [
             "",
-            f"{summary['differ']} of {summary['matches']} seeded matches differ; the winners changed in "
-            f"{summary['winners_changed']}.",
+            (
+                f"{summary['differ']} of {summary['matches']} seeded matches differ; the winners changed in "
+                f"{summary['winners_changed']}."
+            ),
         ]
         if report.changed_matches:
             lines += ["", "| largest score gap | matches |", "|---|---:|"]

@@ -70,8 +70,10 @@ def play_text(played: list[PlayedHand], match: Match, *, seed: int, whole_match:
         for seat, tiles in enumerate(p.dealt):
             lines.append(f"  seat {seat} holds {' '.join(NAMES[t] for t in tiles)}")
         lines.append(f"  boneyard ({len(p.boneyard)}, in draw order): {' '.join(NAMES[t] for t in p.boneyard)}")
-        for event in p.hand.events:
-            lines.append(f"  {event_line(event, partnership=match.partnership, match_over=p.hand.match_over)}")
+        lines.extend(
+            f"  {event_line(event, partnership=match.partnership, match_over=p.hand.match_over)}"
+            for event in p.hand.events
+        )
     if whole_match and not match.over:
         lines += ["", "the match did not finish"]
     return "\n".join(lines)

@@ -303,8 +303,10 @@ def _hand_at_refused(hands: _JSONList, refused: int) -> tuple[_JSONList, str] | 
             prefix = hand.get("layout") or []
             return (
                 list(prefix) + own,
-                f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
-                "the placement the implementation refused, as the fixture lists it.",
+                (
+                    f"Hand {h}: the layout after placement {action} ({_describe_placement(entries[action])}), "
+                    "the placement the implementation refused, as the fixture lists it."
+                ),
             )
         action -= len(entries)
     return None
@@ -430,7 +432,7 @@ def _drawing(record: dict[str, Any]) -> str:
             refused=refused_action(record),
             shared=True,
         )
-    except Exception as exc:  # a report must never fail for one drawing
+    except Exception as exc:  # noqa: BLE001  (a report must never fail for one drawing)
         return f'<p class="zero">The layout could not be drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>'
     return f'<figure class="layout"><figcaption>{_e(caption)}</figcaption>\n{svg}\n</figure>'
 
@@ -439,7 +441,7 @@ def _drawn(record: dict[str, Any]) -> bool:
     """Whether a failing fixture's section has a drawing."""
     try:
         return failing_layout(record) is not None and not _turn_only(record)
-    except Exception:  # as in _drawing: one odd record never stops a report
+    except Exception:  # noqa: BLE001  (as in _drawing: one odd record never stops a report)
         return False
 
 
@@ -560,10 +562,12 @@ def _fixture_heading(record: dict[str, Any], anchor: str, status: str, *, who: s
         + (f' <span class="who">{_e(who)}</span>' if who else "")
         + "</h3>",
         f'<p class="description">{_t(record.get("description", ""))}</p>',
-        '<table class="meta">'
-        f"<tr><td>file</td><td>{_fixture_file(record, links)}</td></tr>"
-        f"<tr><td>rules</td><td><code>{_e(' '.join(str(r) for r in rules))}</code> "
-        f"(primary: {_primary(str(record.get('rule', '')))})</td></tr>",
+        (
+            '<table class="meta">'
+            f"<tr><td>file</td><td>{_fixture_file(record, links)}</td></tr>"
+            f"<tr><td>rules</td><td><code>{_e(' '.join(str(r) for r in rules))}</code> "
+            f"(primary: {_primary(str(record.get('rule', '')))})</td></tr>"
+        ),
     ]
     variants = record.get("variants")
     if variants:
@@ -621,7 +625,7 @@ def _seats(record: dict[str, Any]) -> str:
         tiles = hand if isinstance(hand, list) else []
         pips = [_pips(t) for t in tiles]
         total = sum(p for p in pips if p is not None)
-        shown = " ".join(f"{t} ({p})" for t, p in zip(tiles, pips)) or "none"
+        shown = " ".join(f"{t} ({p})" for t, p in zip(tiles, pips, strict=True)) or "none"
         rows.append(
             f'<tr><td class="num">{seat}</td><td><code>{_e(shown)}</code></td><td class="num">{total}</td></tr>'
         )
@@ -791,7 +795,7 @@ def render_html(
     failing = [r for r in results if r.get("status") not in PASSING]
     failing_anchors = section_anchors(failing)
     anchors: dict[str, str] = {}
-    for r, place in zip(failing, failing_anchors):
+    for r, place in zip(failing, failing_anchors, strict=True):
         anchors.setdefault(str(r.get("id", "")), place)
 
     out = page_start(f"Horse Race conformance: {name} — {verdict}")
@@ -883,8 +887,10 @@ def _per_rule_section(rows: list[dict[str, Any]], anchors: dict[str, str], *, ra
     """Every rule in the specification's order with its counts and links to its failing fixtures."""
     out = [
         "<h2>Per rule</h2>",
-        '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
-        "every rule it cites.</p>",
+        (
+            '<p class="zero">Every rule of the specification, in its order; a fixture counts in the row of '
+            "every rule it cites.</p>"
+        ),
     ]
     if not ran:
         out.append("<p>No fixture was run.</p>")
@@ -928,7 +934,7 @@ def _failures_section(
         )
     sections = [
         fixture_section(record, place, causes=causes, links=rule_links)
-        for record, place in zip(failing, failing_anchors)
+        for record, place in zip(failing, failing_anchors, strict=True)
     ]
     if failing:
         out.append(FAILURES_NOTE)

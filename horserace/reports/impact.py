@@ -21,8 +21,7 @@ def _num(x: float) -> str:
     """A figure in at most four significant digits (and no ``-0``)."""
     if x == 0:
         return "0"
-    text = f"{x:.4g}" if abs(x) >= 1e-3 else f"{x:.2e}"
-    return text
+    return f"{x:.4g}" if abs(x) >= 1e-3 else f"{x:.2e}"
 
 
 def _p(p: float) -> str:
@@ -30,12 +29,11 @@ def _p(p: float) -> str:
 
 
 def _design(study: ImpactStudy) -> str:
-    how = (
+    return (
         "common random streams: the same deals and choices where the rules allow, differences paired by match"
         if study.paired
         else "independent random streams: the two sides unpaired (Welch)"
     )
-    return how
 
 
 def _ruleset(named: Any) -> dict[str, Any]:
@@ -88,11 +86,15 @@ def study_dict(study: ImpactStudy, analysis: Analysis) -> dict[str, Any]:
 
 def _header(study: ImpactStudy, analysis: Analysis) -> list[str]:
     return [
-        f"impact study: {study.a.name} (A) against {study.b.name} (B), {study.matches:,} matches a side per "
-        f"seating, seed {study.seed}",
+        (
+            f"impact study: {study.a.name} (A) against {study.b.name} (B), {study.matches:,} matches a side per "
+            f"seating, seed {study.seed}"
+        ),
         f"  {_design(study)}",
-        f"  {analysis.tests} tests (metrics x seatings), Holm-corrected at {study.level:.0%}; "
-        "'detectable': the smallest difference found with 80% power at this many matches",
+        (
+            f"  {analysis.tests} tests (metrics x seatings), Holm-corrected at {study.level:.0%}; "
+            "'detectable': the smallest difference found with 80% power at this many matches"
+        ),
     ]
 
 
@@ -136,7 +138,11 @@ def study_text(study: ImpactStudy, analysis: Analysis) -> str:
 
 
 def _chain_labels(shares: list[float]) -> list[tuple[str, float]]:
-    return [(f"{k}" if k < CHAIN_CAP else f"{k}+", x) for k, x in zip(range(1, CHAIN_CAP + 1), shares) if x or k < 4]
+    return [
+        (f"{k}" if k < CHAIN_CAP else f"{k}+", x)
+        for k, x in zip(range(1, CHAIN_CAP + 1), shares, strict=True)
+        if x or k < 4
+    ]
 
 
 # ------------------------------------------------------------------------------ HTML
@@ -153,8 +159,10 @@ def _forest(rows: list[Row]) -> str:
     plot = _WIDTH - _LABEL - 90
     mid = _LABEL + plot / 2
     parts = [
-        f'<svg class="forest" role="img" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
-        f'aria-label="B minus A with 95% intervals, one row per metric">',
+        (
+            f'<svg class="forest" role="img" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
+            f'aria-label="B minus A with 95% intervals, one row per metric">'
+        ),
         f'<line x1="{mid:.1f}" y1="4" x2="{mid:.1f}" y2="{height - 20}" class="zero"/>',
         f'<text x="{mid:.1f}" y="{height - 6}" class="axis">0 (no difference)</text>',
     ]
@@ -174,8 +182,10 @@ def _forest(rows: list[Row]) -> str:
         parts += [
             f'<g class="row {cls}" data-metric="{r.metric}"><title>{for_html(title)}</title>',
             f'<text x="{_LABEL - 8}" y="{y + 4}" class="label">{for_html(r.name)}</text>',
-            f'<rect x="{x(-r.detectable):.1f}" y="{y - 7}" width="{max(0.0, 2 * r.detectable * scale):.1f}" '
-            'height="14" class="detectable"/>',
+            (
+                f'<rect x="{x(-r.detectable):.1f}" y="{y - 7}" width="{max(0.0, 2 * r.detectable * scale):.1f}" '
+                'height="14" class="detectable"/>'
+            ),
             f'<line x1="{x(r.low):.1f}" y1="{y}" x2="{x(r.high):.1f}" y2="{y}" class="ci"/>',
             f'<line x1="{x(r.low):.1f}" y1="{y - 5}" x2="{x(r.low):.1f}" y2="{y + 5}" class="ci"/>',
             f'<line x1="{x(r.high):.1f}" y1="{y - 5}" x2="{x(r.high):.1f}" y2="{y + 5}" class="ci"/>',
@@ -194,8 +204,10 @@ def _bars(title: str, labels: list[str], a: list[float], b: list[float]) -> str:
     step = (_WIDTH - 60) / n
     top = max([*a, *b, 1e-12])
     parts = [
-        f'<svg class="bars" role="img" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
-        f'aria-label="{for_html(title)}">',
+        (
+            f'<svg class="bars" role="img" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
+            f'aria-label="{for_html(title)}">'
+        ),
         f'<line x1="40" y1="{height - 30}" x2="{_WIDTH - 10}" y2="{height - 30}" class="axisline"/>',
     ]
     for i, label in enumerate(labels):

@@ -55,10 +55,14 @@ def junit_xml(
     }
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name={quoteattr("horserace " + str(header.get("suite")))} tests="{len(results)}" '
-        f'failures="{failures}" errors="{errors}" time="{total_time:.3f}">',
-        f'  <testsuite name={quoteattr(implementation_name(header))} tests="{len(results)}" failures="{failures}" '
-        f'errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">',
+        (
+            f'<testsuites name={quoteattr("horserace " + str(header.get("suite")))} tests="{len(results)}" '
+            f'failures="{failures}" errors="{errors}" time="{total_time:.3f}">'
+        ),
+        (
+            f'  <testsuite name={quoteattr(implementation_name(header))} tests="{len(results)}" failures="{failures}" '
+            f'errors="{errors}" skipped="{skipped}" time="{total_time:.3f}">'
+        ),
         "    <properties>",
         *(f"      <property name={quoteattr(k)} value={quoteattr(run[k])}/>" for k in RUN_PROPERTIES),
         *(f"      <property name={quoteattr('fixture:' + r['id'])} value={quoteattr(location(r))}/>" for r in results),

@@ -21,6 +21,7 @@ and links to it: the folder stands alone wherever it is opened.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -59,7 +60,7 @@ class Links:
         else:
             target = (self.base if self.base.endswith("/") or not self.base else self.base + "/") + "rules.md"
         if self.prefix and "://" not in target and not target.startswith("/"):
-            target = PurePosixPath(os.path.normpath(os.path.join(self.prefix, target))).as_posix()
+            target = PurePosixPath(posixpath.normpath(posixpath.join(self.prefix, target))).as_posix()
         return f"{target}#{anchor}" if anchor else target
 
     def fixture(self, file: str, line: object = None) -> str | None:
@@ -75,7 +76,7 @@ class Links:
             return None
         target = base.rstrip("/")[: -len("spec")] + file
         if self.prefix and "://" not in target and not target.startswith("/"):
-            target = PurePosixPath(os.path.normpath(os.path.join(self.prefix, target))).as_posix()
+            target = PurePosixPath(posixpath.normpath(posixpath.join(self.prefix, target))).as_posix()
         remote = "://" in target
         return f"{target}#L{line}" if remote and isinstance(line, int) else target
 

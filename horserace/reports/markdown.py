@@ -82,8 +82,10 @@ def markdown(
                 by = f" (deviation {found.deviation})" if found.deviation else ""
                 lines += [
                     "",
-                    f"Cause {_rule_link(cause, links)}: {for_markdown(rule_title(cause))}{for_markdown(by)}; "
-                    f"{for_markdown(found.basis)}",
+                    (
+                        f"Cause {_rule_link(cause, links)}: {for_markdown(rule_title(cause))}{for_markdown(by)}; "
+                        f"{for_markdown(found.basis)}"
+                    ),
                 ]
             if r.get("kind") == "illegal":
                 lines += ["", for_markdown(refusal_text(r))]
@@ -109,8 +111,10 @@ def _skipped(results: list[dict[str, Any]]) -> list[str]:
     if not skipped:
         return [*out, "None: every fixture ran."]
     out += [
-        f"{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation does not "
-        "declare, a reading it does not follow, a withdrawn fixture).",
+        (
+            f"{len(skipped)} fixture(s) did not run, each with the reason (a kind the implementation does not "
+            "declare, a reading it does not follow, a withdrawn fixture)."
+        ),
         "",
         "| fixture | kind | rule | reason |",
         "|---|---|---|---|",
@@ -143,9 +147,11 @@ def _causes_table(causes: Causes, links: Links | None) -> list[str]:
             "",
             "## Diagnosis: the causes, most failures first",
             "",
-            "Each failing fixture is attributed to the rule its first difference concerns, or to the named "
-            "deviation of the reference engine that reproduces its answer (spec/protocol.md, "
-            '"How a failure is diagnosed").',
+            (
+                "Each failing fixture is attributed to the rule its first difference concerns, or to the named "
+                "deviation of the reference engine that reproduces its answer (spec/protocol.md, "
+                '"How a failure is diagnosed").'
+            ),
             "",
             "| # | rule | failing fixtures | how | fixtures |",
             "|---:|---|---:|---|---|",
@@ -173,8 +179,10 @@ def _refusals_table(results: list[dict[str, Any]]) -> list[str]:
             "",
             "## Refusals of illegal actions",
             "",
-            "Every illegal fixture that ran, passing ones included: the rule its action breaks, what the "
-            "implementation said, and its answer to the legal twin.",
+            (
+                "Every illegal fixture that ran, passing ones included: the rule its action breaks, what the "
+                "implementation said, and its answer to the legal twin."
+            ),
             "",
             "| fixture | outcome | breaks | refused | rule given | message | legal twin |",
             "|---|---|---|---|---|---|---|",

@@ -11,6 +11,7 @@ summary, JSON, JUnit XML, Markdown and HTML reports are made from the stream alo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -20,7 +21,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from horserace._files import discard, readable
 from horserace._signals import deferred_signals
@@ -94,10 +95,8 @@ class ResultStream:
         """A write refused (from a worker thread, too): remember it, stop writing, and
         leave no temporary file."""
         self.failure = EnvironmentFailure.from_os_error(exc, self.path)
-        try:
+        with contextlib.suppress(OSError):
             self._file.close()
-        except OSError:
-            pass
         discard(self._tmp)
 
     def add(self, record: dict[str, Any]) -> None:
@@ -126,13 +125,13 @@ class ResultStream:
                 self._file.close()
                 readable(self._tmp)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(self._tmp, self.path)
+                self._tmp.replace(self.path)
             except OSError as exc:
                 self._fail(exc)
         if self.failure is not None:
             raise self.failure
 
-    def __enter__(self) -> ResultStream:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -208,7 +207,7 @@ def read_stream(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[
     header: dict[str, Any] = {}
     footer: dict[str, Any] = {}
     results = []
-    with open(path, encoding="utf-8", newline="\n") as f:
+    with path.open(encoding="utf-8", newline="\n") as f:
         for _, record in records(f, str(path)):
             kind = record.get("record")
             if kind == "header":

@@ -192,14 +192,14 @@ def build_layout(placements: object, *, branch_use_one: bool = False) -> tuple[L
             continue  # a continuation given up (play fixtures): not a placement
         try:
             if not isinstance(entry, dict):
-                raise ValueError("a placement is a {tile, target, port} mapping")
+                raise ValueError("a placement is a {tile, target, port} mapping")  # noqa: TRY004, TRY301  (a note below, as every bad placement is)
             if "tile" not in entry:
-                raise ValueError("the placement names no tile")
+                raise ValueError("the placement names no tile")  # noqa: TRY301  (a note below, as every bad placement is)
             t = parse_tile(entry["tile"])
             target = parse_tile(entry["target"]) if entry.get("target") is not None else None
             port = parse_port(entry["port"]) if entry.get("port") is not None else None
             if t in layout:
-                raise ValueError(f"{NAMES[t]} is already on the layout")
+                raise ValueError(f"{NAMES[t]} is already on the layout")  # noqa: TRY301  (a note below, as every bad placement is)
             target, port = layout.normalise(t, target, port)
             layout.place(t, target, port)
         except (HorseRaceError, ValueError, TypeError, KeyError, IndexError) as exc:
@@ -281,8 +281,8 @@ def _place_tiles(layout: Layout, marks: dict[tuple[int, int], tuple[str, int]]) 
             owner = occupied.get(cell)
             if owner is not None and owner not in allowed:
                 return False
-        for _, box, margin in own_exits(cand):
-            if any(occupied.get(cell, allowed[0]) not in allowed for cell in _cells(box, margin)):
+        for _, box, exit_margin in own_exits(cand):
+            if any(occupied.get(cell, allowed[0]) not in allowed for cell in _cells(box, exit_margin)):
                 return False
         return True
 
@@ -407,7 +407,7 @@ def _claim_key(item: object) -> tuple[str, str] | None:
 def _n(value: float) -> str:
     """A coordinate as short as it is exact to a tenth: ``120``, ``137.5``."""
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
@@ -416,8 +416,10 @@ def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
     return [
         (
             "filled",
-            f'<circle cx="22" cy="{_n(y)}" r="11" fill="{FILLED_COLOUR}"/><text x="22" y="{_n(y + 4)}" '
-            'text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>',
+            (
+                f'<circle cx="22" cy="{_n(y)}" r="11" fill="{FILLED_COLOUR}"/><text x="22" y="{_n(y + 4)}" '
+                'text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">5</text>'
+            ),
             "filled number = counted contribution",
             False,
         ),
@@ -429,8 +431,10 @@ def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
         ),
         (
             "spinner",
-            f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" '
-            'stroke-width="3"/>',
+            (
+                f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="#fff" stroke="{SPINNER_COLOUR}" '
+                'stroke-width="3"/>'
+            ),
             "orange outline = spinner (every double); a double with a free linear side counts whole",
             False,
         ),
@@ -442,15 +446,19 @@ def _legend_marks(y: float) -> list[tuple[str, str, str, bool]]:
         ),
         (
             "cross",
-            f'<path d="M15 {_n(y - 7)}L29 {_n(y + 7)}M15 {_n(y + 7)}L29 {_n(y - 7)}" stroke="{CLAIM_COLOUR}" '
-            'stroke-width="3"/>',
+            (
+                f'<path d="M15 {_n(y - 7)}L29 {_n(y + 7)}M15 {_n(y + 7)}L29 {_n(y - 7)}" stroke="{CLAIM_COLOUR}" '
+                'stroke-width="3"/>'
+            ),
             "red cross = in the answer, not expected",
             True,
         ),
         (
             "last",
-            f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="none" stroke="{CLAIM_COLOUR}" '
-            'stroke-width="2.5" stroke-dasharray="5 3"/>',
+            (
+                f'<rect x="12" y="{_n(y - 10)}" width="20" height="20" rx="3" fill="none" stroke="{CLAIM_COLOUR}" '
+                'stroke-width="2.5" stroke-dasharray="5 3"/>'
+            ),
             "dashed red = the tile placed last",
             True,
         ),
@@ -582,8 +590,10 @@ def layout_svg(
     # On a page (``shared``), its style sheet gives the font, the size and the background.
     own = "" if shared else f'xmlns="http://www.w3.org/2000/svg" style="max-width:100%;height:auto" {_FONT} '
     out: list[str] = [
-        f'<svg {own}class="hr-layout" role="img" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" data-sum="{total}" data-tiles="{len(tiles)}">',
+        (
+            f'<svg {own}class="hr-layout" role="img" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" data-sum="{total}" data-tiles="{len(tiles)}">'
+        ),
         f"<title>{escape(title or 'Horse Race layout')}</title>",
         "" if shared else f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf6"/>',
     ]
@@ -711,10 +721,12 @@ def _tile_drawn(t: int, pl: _Placed, px: _ToPixels, box: tuple[float, float, flo
     stroke = f'stroke="{SPINNER_COLOUR}" stroke-width="4"' if spinner else 'stroke="#222" stroke-width="2"'
     cls = "tile spinner" if spinner else "tile"
     out = [
-        f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
-        f"{' (spinner)' if spinner else ''}</title>"
-        f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
-        f'rx="5" fill="#fff" {stroke}/>{last}'
+        (
+            f'<g class="{cls}" data-tile={quoteattr(NAMES[t])}><title>{escape(NAMES[t])}'
+            f"{' (spinner)' if spinner else ''}</title>"
+            f'<rect x="{_n(rx + 1)}" y="{_n(ry + 1)}" width="{_n(rx1 - rx - 2)}" height="{_n(ry1 - ry - 2)}" '
+            f'rx="5" fill="#fff" {stroke}/>{last}'
+        )
     ]
     # The divider between the halves: across the tile's long axis.
     cx, cy = px(pl.centre())
@@ -839,12 +851,14 @@ def _refused_drawn(
     point, facing = tiles[placed[refused["target"]]].port(PORT_NAMES.index(refused["port"]))
     mx, my = px(_add(point, facing))
     return [
-        f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
-        f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
-        f'<rect x="{_n(mx - 15)}" y="{_n(my - 15)}" width="30" height="30" rx="4" fill="none" '
-        f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
-        f'<text x="{_n(mx)}" y="{_n(my + 5)}" text-anchor="middle" font-size="14" font-weight="bold" '
-        f'fill="{CLAIM_COLOUR}">!</text></g>'
+        (
+            f'<g class="refused"><title>refused here: {escape(str(refused.get("tile")))} on '
+            f"{escape(str(refused['target']))} {escape(str(refused['port']))}</title>"
+            f'<rect x="{_n(mx - 15)}" y="{_n(my - 15)}" width="30" height="30" rx="4" fill="none" '
+            f'stroke="{CLAIM_COLOUR}" stroke-width="3" stroke-dasharray="4 3"/>'
+            f'<text x="{_n(mx)}" y="{_n(my + 5)}" text-anchor="middle" font-size="14" font-weight="bold" '
+            f'fill="{CLAIM_COLOUR}">!</text></g>'
+        )
     ]
 
 

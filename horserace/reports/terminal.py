@@ -47,10 +47,10 @@ def causes_lines(results: list[dict[str, Any]], limit: int = CAUSES_SHOWN) -> li
     if len(causes.lines) > limit:
         rest = causes.lines[limit:]
         lines.append(f"  ... and {len(rest)} more causes ({sum(c.count for c in rest)} fixtures), in the reports")
-    for failure in causes.failures:
-        lines.append(
-            for_terminal(f"  {failure_text(failure.status, len(failure.fixtures), failure.example)}", one_line=True)
-        )
+    lines.extend(
+        for_terminal(f"  {failure_text(failure.status, len(failure.fixtures), failure.example)}", one_line=True)
+        for failure in causes.failures
+    )
     return lines
 
 
@@ -72,8 +72,7 @@ def terminal(
     if diagnosis:
         lines += [*diagnosis, ""]
     failing = [r for r in results if r["status"] not in PASSING]
-    shown = 0
-    for r in failing:
+    for shown, r in enumerate(failing):
         if shown == verbose_limit:
             left = len(failing) - shown
             lines.append(
@@ -81,7 +80,6 @@ def terminal(
                 "report.html and report.json)"
             )
             break
-        shown += 1
         lines += _failing_fixture(r, links)
     rows = per_rule(results)
     if results:

@@ -36,14 +36,14 @@ DOCUMENTS = {"id": "Indonesian", "it": "Italian", "fi": "Finnish"}
 
 RULE_ID = re.compile(r"\bHR-[A-Z]+-\d+\b")
 ENTRY_ID = re.compile(r"\bHRI-\d+\b")
-_GROUP_HEADING = re.compile(r"^## (.+)$", re.M)
+_GROUP_HEADING = re.compile(r"^## (.+)$", re.MULTILINE)
 _SECTION_NAME = re.compile(r"«([^»]+)»")
-_GLOSSARY_ROW = re.compile(r"^\|(.+)\|\s*$", re.M)
+_GLOSSARY_ROW = re.compile(r"^\|(.+)\|\s*$", re.MULTILINE)
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
-_RULE_HEADING = re.compile(r"^### (HR-[A-Z]+-\d+): (.+)$", re.M)
-_ENTRY_HEADING = re.compile(r"^### (HRI-\d+): (.+)$", re.M)
-_SOURCE_LINE = re.compile(r"^- (id|it|fi): (.+)$", re.M)
-_VARIANT_LINE = re.compile(r"^Variant: (.+)$", re.M)
+_RULE_HEADING = re.compile(r"^### (HR-[A-Z]+-\d+): (.+)$", re.MULTILINE)
+_ENTRY_HEADING = re.compile(r"^### (HRI-\d+): (.+)$", re.MULTILINE)
+_SOURCE_LINE = re.compile(r"^- (id|it|fi): (.+)$", re.MULTILINE)
+_VARIANT_LINE = re.compile(r"^Variant: (.+)$", re.MULTILINE)
 _VARIANT_VALUE = re.compile(r"^`([a-z_]+)=([a-z-]+)`")
 
 
@@ -65,7 +65,7 @@ class Rule:
     @property
     def interpretations(self) -> tuple[str, ...]:
         """The register entries its ``Interpretations:`` line names."""
-        found = re.search(r"^Interpretations: (.+)$", self.text, re.M)
+        found = re.search(r"^Interpretations: (.+)$", self.text, re.MULTILINE)
         return tuple(ENTRY_ID.findall(found.group(1))) if found else ()
 
     def cited_sections(self, document: str) -> tuple[str, ...]:
@@ -120,7 +120,7 @@ def _sections(text: str, heading: re.Pattern[str]) -> list[tuple[re.Match[str], 
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body = text[m.end() : end]
         # a section ends at the next level-2 heading too
-        cut = re.search(r"^## ", body, re.M)
+        cut = re.search(r"^## ", body, re.MULTILINE)
         if cut:
             body = body[: cut.start()]
         out.append((m, body, text.count("\n", 0, m.start()) + 1))
@@ -167,7 +167,11 @@ def parse_glossary(text: str) -> list[GlossaryTerm]:
         if len(cells) != 5 or cells[0] == "English term" or set(cells[0]) <= set("-: "):
             continue
         english, definition, *words = cells
-        terms.append(GlossaryTerm(english, definition, dict(zip(DOCUMENTS, words)), text.count("\n", 0, m.start()) + 1))
+        terms.append(
+            GlossaryTerm(
+                english, definition, dict(zip(DOCUMENTS, words, strict=True)), text.count("\n", 0, m.start()) + 1
+            )
+        )
     return terms
 
 

@@ -11,7 +11,6 @@ same on every machine, never one of the machine that made the report.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
@@ -67,5 +66,7 @@ def is_machine_path(text: str) -> bool:
     """Whether ``text`` is an absolute path (of this machine or another): what a report
     never carries."""
     return (
-        text.startswith(("/", "\\")) or (len(text) > 2 and text[1] == ":" and text[2] in "/\\") or os.path.isabs(text)
+        text.startswith(("/", "\\"))
+        or (len(text) > 2 and text[1] == ":" and text[2] in "/\\")
+        or Path(text).is_absolute()
     )

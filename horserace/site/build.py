@@ -82,7 +82,7 @@ def prepare_folder(out: Path, *, force: bool = False) -> None:
         # read-only file system does not.
         fd, probe = tempfile.mkstemp(prefix=".horserace-site-", dir=out)
         os.close(fd)
-        os.unlink(probe)
+        Path(probe).unlink()
     except FileExistsError:
         raise UsageError(f"horserace: site {out}: a file, not a folder") from None
     except OSError as exc:

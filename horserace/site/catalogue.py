@@ -186,7 +186,7 @@ def _exported_name(path: str) -> str:
 
 
 def _uses(text: str, term: GlossaryTerm) -> bool:
-    return any(re.search(rf"\b{re.escape(name)}(?:s|es)?\b", text, re.I) for name in term.names)
+    return any(re.search(rf"\b{re.escape(name)}(?:s|es)?\b", text, re.IGNORECASE) for name in term.names)
 
 
 def make_catalogue(

@@ -108,21 +108,25 @@ def frame(title: str, body: str, links: Links, *, current: str = "", heading: st
             '<header class="site">',
             f'<a class="home" href="{e(links.page("index.html"))}">Horse Race <span>specification</span></a>',
             f'<nav aria-label="site">{nav}</nav>',
-            f'<form class="search" role="search" action="{e(links.page("search.html"))}" method="get">'
-            '<label for="search-box">Search rules, fixtures and guides</label>'
-            '<input id="search-box" name="q" type="search" autocomplete="off" aria-keyshortcuts="/" '
-            'placeholder="a rule ID, a fixture ID, a word (press /)">'
-            '<div class="search-results" role="listbox" hidden></div></form>',
+            (
+                f'<form class="search" role="search" action="{e(links.page("search.html"))}" method="get">'
+                '<label for="search-box">Search rules, fixtures and guides</label>'
+                '<input id="search-box" name="q" type="search" autocomplete="off" aria-keyshortcuts="/" '
+                'placeholder="a rule ID, a fixture ID, a word (press /)">'
+                '<div class="search-results" role="listbox" hidden></div></form>'
+            ),
             "</header>",
             "<main>",
             f"<h1>{heading if heading is not None else e(title)}</h1>",
             body,
             "</main>",
-            '<footer class="site">'
-            f"Horse Race specification suite {e(__version__)}, protocol {e(PROTOCOL_VERSION)}. "
-            f"Made by <code>horserace site</code> from spec/ and scenarios/; the machine-readable corpus is in "
-            f'<a href="{e(links.page("export/manifest.json"))}">the JSON export</a>.'
-            "</footer>",
+            (
+                '<footer class="site">'
+                f"Horse Race specification suite {e(__version__)}, protocol {e(PROTOCOL_VERSION)}. "
+                f"Made by <code>horserace site</code> from spec/ and scenarios/; the machine-readable corpus is in "
+                f'<a href="{e(links.page("export/manifest.json"))}">the JSON export</a>.'
+                "</footer>"
+            ),
             "</body>",
             "</html>",
             "",

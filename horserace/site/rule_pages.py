@@ -80,8 +80,10 @@ def rule_page(rule: Rule, cat: Catalogue, md: Markdown, neighbours: tuple[str | 
             "<h2>Glossary terms it uses</h2>",
             term_links(cat.terms_of_rule.get(rule.id, []), _LINKS),
             f'<h2 id="fixtures">Fixtures that cite it <span class="count">{len(citing)}</span></h2>',
-            f'<p class="quiet">{primary} with {e(rule.id)} as their primary rule (marked), '
-            f"{len(citing) - primary} citing it beside another.</p>",
+            (
+                f'<p class="quiet">{primary} with {e(rule.id)} as their primary rule (marked), '
+                f"{len(citing) - primary} citing it beside another.</p>"
+            ),
             fixture_table(citing, cat, _LINKS, rule=rule.id),
             "</article>",
         ]

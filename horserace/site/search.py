@@ -38,7 +38,7 @@ class SearchRow:
     text: str
 
     def as_list(self) -> list[str]:
-        return [self.kind, self.id, self.title, self.url, fold(" ".join((self.id, self.title, self.text)))]
+        return [self.kind, self.id, self.title, self.url, fold(f"{self.id} {self.title} {self.text}")]
 
 
 def search_rows(cat: Catalogue) -> list[SearchRow]:

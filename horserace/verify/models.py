@@ -255,7 +255,7 @@ class MatchModel:
 
 
 def _after_together(scores: Sequence[Int], credits: Sequence[Int]) -> list[z3.ArithRef]:
-    return [int_term(s) + int_term(c) for s, c in zip(scores, credits)]
+    return [int_term(s) + int_term(c) for s, c in zip(scores, credits, strict=True)]
 
 
 MATCH = MatchModel(
@@ -277,7 +277,7 @@ WRONG_MATCH_LOSERS_PAY = MatchModel(
     "losers pay the credits",
     after=lambda scores, credits: [
         int_term(s) + int_term(c) - total([c2 for j, c2 in enumerate(credits) if j != i])
-        for i, (s, c) in enumerate(zip(scores, credits))
+        for i, (s, c) in enumerate(zip(scores, credits, strict=True))
     ],
     winners=MATCH.winners,
 )

@@ -176,7 +176,7 @@ def rounding_rule(model: m.RoundingModel = m.ROUNDING, timeout_ms: int = TIMEOUT
     P, q, r = z3.Ints("pips quotient remainder")
     rounded = z3.If(r == 0, P, z3.If(r <= 2, P - r, P + 5 - r))
     credit = model.credit(P)
-    negation = [P >= 0, P <= MAX_PIPS_TOTAL, P == 5 * q + r, r >= 0, r <= 4, 5 * credit != rounded]
+    negation = [P >= 0, P <= MAX_PIPS_TOTAL, P == 5 * q + r, r >= 0, r <= 4, 5 * credit != rounded]  # noqa: SIM300  (P = 5q + r, as the proof reads)
 
     def decode(s: z3.ModelRef) -> dict[str, Any]:
         p = value(s, P)
@@ -346,7 +346,7 @@ def unstarted_branches_count_zero(model: m.SpinnerModel = m.SPINNER, timeout_ms:
         ["HR-COUNT-3", "HR-COUNT-1"],
         "a free branch adds 0 and an interior double adds 0 (is not a counted end)",
         model.name,
-        domain + [z3.Or(*broken)],
+        [*domain, z3.Or(*broken)],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -367,7 +367,7 @@ def double_counts_once(model: m.SpinnerModel = m.SPINNER, timeout_ms: int = TIME
         ["HR-COUNT-2", "HR-COUNT-4"],
         "the double adds 2v, once, iff a linear side is free (else 0, not listed)",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -384,7 +384,7 @@ def no_branch_before_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_ms: 
         ["HR-SPIN-2"],
         "a branch is available only when both linear sides are occupied",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -408,7 +408,7 @@ def branches_open_after_both_linear(model: m.SpinnerModel = m.SPINNER, timeout_m
         ["HR-SPIN-3", "HR-PLACE-1"],
         "port p is available iff it is free and (linear, or both linear sides occupied)",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_spinner(s, v, occ, arms, model),
         timeout_ms,
     )
@@ -435,7 +435,9 @@ def _describe_match(
         "scores after (model)": [value(s, x) for x in after],
         "match winners (model)": [i for i, w in enumerate(winners) if value(s, w)],
         "sides at or over the target": [
-            i for i, (x, c) in enumerate(zip(scores, credits)) if value(s, x) + value(s, c) >= value(s, target)
+            i
+            for i, (x, c) in enumerate(zip(scores, credits, strict=True))
+            if value(s, x) + value(s, c) >= value(s, target)
         ],
     }
 
@@ -446,13 +448,13 @@ def match_winners_exact(sides: int, model: m.MatchModel = m.MATCH, timeout_ms: i
     (credits applied together; all such sides share the win)."""
     scores, credits, target, domain = _match_vars(sides)
     winners = model.winners(model.after(scores, credits), target)
-    broken = z3.Or(*[bool_term(w) != (s + c >= target) for w, s, c in zip(winners, scores, credits)])
+    broken = z3.Or(*[bool_term(w) != (s + c >= target) for w, s, c in zip(winners, scores, credits, strict=True)])
     return refute(
         f"match-winners-exact-{sides}",
         ["HR-MATCH-2"],
         f"{sides} sides: winner(i) iff score(i) + credit(i) >= target",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_match(s, scores, credits, target, model),
         timeout_ms,
     )
@@ -493,7 +495,7 @@ def match_winners_seat_blind(sides: int, model: m.MatchModel = m.MATCH, timeout_
         ["HR-MATCH-2"],
         f"{sides} sides: the set of winning sides does not depend on the seating",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         decode,
         timeout_ms,
     )
@@ -504,13 +506,13 @@ def scores_never_decrease(sides: int, model: m.MatchModel = m.MATCH, timeout_ms:
     settlement credits is below the score before."""
     scores, credits, target, domain = _match_vars(sides)
     after = model.after(scores, credits)
-    broken = z3.Or(*[a < s for a, s in zip(after, scores)])
+    broken = z3.Or(*[a < s for a, s in zip(after, scores, strict=True)])
     return refute(
         f"scores-never-decrease-{sides}",
         ["HR-MATCH-2", "HR-SETTLE-2"],
         f"{sides} sides: score after >= score before",
         model.name,
-        domain + [broken],
+        [*domain, broken],
         lambda s: _describe_match(s, scores, credits, target, model),
         timeout_ms,
     )
@@ -556,7 +558,7 @@ def tied_winners_full_credit(
         ["HR-SETTLE-3", "HR-END-2", "HR-SETTLE-1"],
         f"{sides} sides, blocked: each tied lowest side gets round(all other pips) / 5; others 0",
         model.name,
-        domain + [z3.Or(*broken)],
+        [*domain, z3.Or(*broken)],
         decode,
         timeout_ms,
     )
@@ -587,7 +589,7 @@ def run_all() -> list[ProofResult]:
     return [proof() for proof in PROOFS.values()]
 
 
-__all__ = [
+__all__ = [  # noqa: PLE0604  (the proofs' names, unpacked below, are strings)
     "ProofResult",
     "Witness",
     "PROOFS",

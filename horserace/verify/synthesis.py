@@ -153,7 +153,7 @@ def _tied_block_fixture(sol: z3.ModelRef, terms: _TieTerms, seats: int) -> dict[
     c, lo, u, sh = _int(sol, credit), _int(sol, low), _int(sol, loser), _int(sol, short)
     tied_seats = [s for s in range(seats) if s != u]
     credits = [c if s != u else 0 for s in range(seats)]
-    after = [b + k for b, k in zip(before, credits)]
+    after = [b + k for b, k in zip(before, credits, strict=True)]
     crossing = [s for s in range(seats) if after[s] >= TARGET]
     others = sum(pip_totals) - lo
     why = _why(
@@ -287,7 +287,7 @@ def exact_target_play() -> dict[str, Any]:
     ]
     used = {opening, arm_x, arm_z, double}
     rest = [NAMES[t] for t in ALL_TILES if NAMES[t] not in used]
-    hands = [rest[0:5], rest[5:10], [double] + rest[10:14], rest[14:19]]
+    hands = [rest[0:5], rest[5:10], [double, *rest[10:14]], rest[14:19]]
     boneyard = rest[19:]
     scores = [TARGET - N, TARGET - 1]
     placement = {"tile": double, "target": arm_x, "port": _port_for(arm_x, X)}

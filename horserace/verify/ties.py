@@ -118,8 +118,7 @@ class SpinnerEvaluator:
 
 def _describe(layout: Layout) -> str:
     out = [NAMES[layout.order[0]]]
-    for c in layout.connections():
-        out.append(f"{NAMES[c.other]} on {NAMES[c.tile]} {layout_module.PORT_NAMES[c.port]}")
+    out.extend(f"{NAMES[c.other]} on {NAMES[c.tile]} {layout_module.PORT_NAMES[c.port]}" for c in layout.connections())
     return ", ".join(out)
 
 
@@ -265,7 +264,7 @@ def spinner_layouts(
         if len(path) == max_placements:
             return
         for move in layout.moves_for_mask(FULL_SET_MASK & ~placed):
-            walk(path + [move], placed | 1 << move[0])
+            walk([*path, move], placed | 1 << move[0])
 
     walk([], 0)
     report.layouts = len(seen)

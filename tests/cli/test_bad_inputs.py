@@ -90,7 +90,7 @@ def test_an_expectations_file_that_does_not_exist_is_a_usage_error(tmp_path, cap
 
 
 @pytest.mark.parametrize(
-    "text, where",
+    ("text", "where"),
     [
         ("expected_failures: [1, 2]\n", ":"),
         ("expected_failures: {NOSUCH: x}\n", ":"),
@@ -115,7 +115,7 @@ def test_an_unknown_mutant_is_a_usage_error(capsys):
 
 
 @pytest.mark.parametrize(
-    "option, value",
+    ("option", "value"),
     [
         ("--timeout", "inf"),
         ("--timeout", "nan"),

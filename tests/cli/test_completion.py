@@ -78,7 +78,7 @@ def test_bash_completes_commands_options_choices_and_ids(tmp_path):
 def test_bash_offers_each_command_exactly_the_options_of_its_parser(tmp_path):
     script = _script("bash", tmp_path)
     answers = _bash(script, *(f"horserace {name} -" for name in HELP))
-    for name, offered in zip(HELP, answers):
+    for name, offered in zip(HELP, answers, strict=True):
         assert set(offered) == _options(name), name
 
 

@@ -78,7 +78,7 @@ def test_a_full_disk_while_a_report_is_written_is_exit_6_and_keeps_what_was_writ
 
 
 def test_an_output_that_refuses_writes_is_exit_6(tmp_path):
-    with open("/dev/full", "w") as full:
+    with Path("/dev/full").open("w") as full:
         done = conform(tmp_path / "report", stdout=full)
     assert done.returncode == 6, done.stderr
     assert "horserace: the environment failed: No space left on device" in done.stderr

@@ -71,8 +71,22 @@ def test_without_the_extra_it_names_the_extra(monkeypatch, capsys):
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_stops_the_study_with_what_ran(signum, code):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "horserace", "impact", "--rules", "canonical", "--rules", "one-branch"]
-        + ["--matches", "100000", "--players", "2", "--jobs", "2"],
+        [
+            sys.executable,
+            "-m",
+            "horserace",
+            "impact",
+            "--rules",
+            "canonical",
+            "--rules",
+            "one-branch",
+            "--matches",
+            "100000",
+            "--players",
+            "2",
+            "--jobs",
+            "2",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=_sigint_as_at_a_terminal,

@@ -325,7 +325,7 @@ def test_the_tables_are_listed_and_shown_by_name(capsys):
     assert list(perft_tables()) == names
     listed = perft_json(capsys, "--tables")
     assert [t["name"] for t in listed["tables"]] == names
-    assert listed["folder"] == os.path.join("scenarios", "generated", "perft")
+    assert listed["folder"] == str(Path("scenarios", "generated", "perft"))
     three = perft_json(capsys, "--table", "seed-1-players-3")
     assert three["position"] == "seed:1:players=3" and three["depths"] == [1, 11]
     assert three["nodes"]["11"] == 245_764 and three["nodes"]["1"] == 6

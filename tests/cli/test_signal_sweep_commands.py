@@ -40,7 +40,7 @@ REPORTS = ("report.json", "junit.xml", "report.md", "report.html", "badge.svg", 
 
 
 def _stream() -> Path:
-    return sorted(STREAM.glob("*.jsonl"))[0]
+    return min(STREAM.glob("*.jsonl"))
 
 
 def _whole_site(out: Path, code: int) -> None:

@@ -384,8 +384,20 @@ def test_a_huge_cluster_campaign_holds_little_memory_and_sigterm_is_exit_143(tmp
     the summary of what ran on stdout, nothing of Dask's shutdown on stderr, no process left.  Before, every shard was
     submitted up front: 852 MiB after 25 s, 7 GB later, and no shard ran meanwhile."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "horserace", "fuzz", "--cluster", "local:1", "--budget", "1000000000"]
-        + ["--kind", "settlement", "--out", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "horserace",
+            "fuzz",
+            "--cluster",
+            "local:1",
+            "--budget",
+            "1000000000",
+            "--kind",
+            "settlement",
+            "--out",
+            str(tmp_path),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -430,8 +442,22 @@ def test_an_implementation_that_never_says_hello_leaves_no_process_on_the_worker
     sentinel = f"horserace-no-hello-{os.getpid()}"
     impl = f"{sys.executable} -c 'import time; time.sleep(600)' {sentinel}"
     done = subprocess.run(
-        [sys.executable, "-m", "horserace", "fuzz", "--impl", impl, "--cluster", "local:1", "--budget", "5"]
-        + ["--kind", "settlement", "--out", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "horserace",
+            "fuzz",
+            "--impl",
+            impl,
+            "--cluster",
+            "local:1",
+            "--budget",
+            "5",
+            "--kind",
+            "settlement",
+            "--out",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=WAIT,

@@ -32,8 +32,21 @@ def test_the_study_on_the_cluster_is_the_study_of_one_process(client):
 def test_impact_cluster_says_where_it_ran(client, capsys):
     address = client.scheduler.address
     code = main(
-        ["impact", "--rules", "canonical", "--rules", "canonical", "--matches", "10", "--players", "3"]
-        + ["--cluster", address, "--format", "json"]
+        [
+            "impact",
+            "--rules",
+            "canonical",
+            "--rules",
+            "canonical",
+            "--matches",
+            "10",
+            "--players",
+            "3",
+            "--cluster",
+            address,
+            "--format",
+            "json",
+        ]
     )
     assert code == ExitCode.OK
     data = json.loads(capsys.readouterr().out)

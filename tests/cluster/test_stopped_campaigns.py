@@ -129,8 +129,22 @@ def test_an_implementation_that_kills_every_worker_ends_the_campaign_with_one_li
     sentinel = f"horserace-killer-{os.getpid()}"
     impl = f"{sys.executable} {killer} {sentinel}"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "horserace", "fuzz", "--impl", impl, "--cluster", "local:2", "--budget", "20"]
-        + ["--kind", "settlement", "--out", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "horserace",
+            "fuzz",
+            "--impl",
+            impl,
+            "--cluster",
+            "local:2",
+            "--budget",
+            "20",
+            "--kind",
+            "settlement",
+            "--out",
+            str(tmp_path),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

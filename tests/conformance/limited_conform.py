@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import resource
 import sys
+from pathlib import Path
 
 limit, out, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -21,8 +22,8 @@ from horserace.cli.main import main  # noqa: E402  (after the limit)
 code = main(["conform", *argv], own_process=True)
 # VmHWM, the peak of this process's own memory: ru_maxrss would count the parent's
 # resident memory at the fork that started it (Linux keeps it across exec).
-with open("/proc/self/status", encoding="ascii") as status:
+with Path("/proc/self/status").open(encoding="ascii") as status:
     peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
-with open(out, "w", encoding="utf-8") as f:
+with Path(out).open("w", encoding="utf-8") as f:
     json.dump({"exit": code, "peak_kib": peak_kib}, f)
 sys.exit(code)

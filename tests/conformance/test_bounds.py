@@ -83,7 +83,7 @@ def test_an_answer_of_too_many_fields_is_invalid_with_the_limit_and_a_long_one_i
 def test_every_limit_is_stated_in_the_spec_with_its_value():
     text = SPEC.read_text(encoding="utf-8")
     section = text[text.index("### Limits") :]
-    rows = dict(re.findall(r"^\|[^|]*\| `(MAX_[A-Z_]+)` \| ([^|]+) \|$", section, re.M))
+    rows = dict(re.findall(r"^\|[^|]*\| `(MAX_[A-Z_]+)` \| ([^|]+) \|$", section, re.MULTILINE))
     values = {
         name: getattr(bounds, name, None) or getattr(protocol, name)
         for name in [

@@ -68,11 +68,11 @@ def test_the_pytest_plugin_ends_the_daemon_of_the_implementation(pytester, monke
 def _tagged(tag: str) -> list[int]:
     """The processes whose command line holds ``tag``."""
     found = []
-    for name in os.listdir("/proc"):
+    for entry in Path("/proc").iterdir():
         try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
+            with (entry / "cmdline").open("rb") as f:
                 if tag.encode() in f.read().split(b"\0"):
-                    found.append(int(name))
+                    found.append(int(entry.name))
         except (OSError, ValueError):
             pass
     return found

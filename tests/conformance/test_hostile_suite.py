@@ -21,6 +21,7 @@ a case run side by side.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -252,9 +253,11 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
         broken.append("report.html holds a script or an embedded object")
     if [a for _, attrs in parser.tags for a in attrs if a.startswith("on")]:
         broken.append("report.html holds an event attribute")
-    for name in ("report.html", "report.md", "junit.xml"):
-        if CONTROL.search(texts[name]):
-            broken.append(f"{name} holds a raw control character")
+    broken.extend(
+        f"{name} holds a raw control character"
+        for name in ("report.html", "report.md", "junit.xml")
+        if CONTROL.search(texts[name])
+    )
     # Exactly one outcome for every fixture, the expected ones.
     results = [r for r in records if r.get("record") == "result"]
     if case.name_has:
@@ -289,10 +292,8 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
     if left:
         broken.append(f"processes left running: {left}")
         for pid in left:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(int(pid), 9)
-            except OSError:
-                pass
     return broken
 
 
@@ -300,6 +301,6 @@ def _run(case: Case, mode: str, folder: Path, fixtures: Path) -> list[str]:
 @pytest.mark.parametrize("case", CASES, ids=[c.label or c.mode for c in CASES])
 def test_a_hostile_implementation_cannot_break_the_runner(case, tmp_path, five):
     with ThreadPoolExecutor(len(case.modes)) as pool:
-        found = dict(zip(case.modes, pool.map(lambda m: _run(case, m, tmp_path / m, five), case.modes)))
+        found = dict(zip(case.modes, pool.map(lambda m: _run(case, m, tmp_path / m, five), case.modes), strict=True))
     broken = [f"{mode}: {problem}" for mode, problems in found.items() for problem in problems]
     assert broken == []

@@ -31,7 +31,7 @@ ANSWERS = [
 ]
 
 
-@pytest.mark.parametrize("answer", ANSWERS, ids=lambda a: json.dumps(a))
+@pytest.mark.parametrize("answer", ANSWERS, ids=json.dumps)
 def test_answer_check_agrees_with_the_schema(answer):
     assert bool(answer_problems(answer)) == bool(problems("answer", answer))
 

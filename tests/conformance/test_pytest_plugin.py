@@ -3,6 +3,7 @@ per fixture named by its ID, and reports failures field by field."""
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -175,7 +176,7 @@ def test_the_plugin_imports_nothing_of_horserace_but_itself_until_asked():
         "print(sorted(m for m in sys.modules if m.startswith('horserace')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert eval(out) == [
+    assert ast.literal_eval(out) == [
         "horserace",
         "horserace._lazy",
         "horserace._version",

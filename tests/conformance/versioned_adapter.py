@@ -96,4 +96,4 @@ for line in sys.stdin:
     if msg["type"] == "stop":
         break
     out = hello() if msg["type"] == "hello" else run(msg)
-    print(json.dumps(out), flush=True)
+    print(json.dumps(out), flush=True)  # noqa: T201  (an implementation: its answers are its output)

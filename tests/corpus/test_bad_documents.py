@@ -34,7 +34,7 @@ from tests.corpus.test_fixture_loader import FULL_SET, GOOD_LAYOUT
 #  6   why: both halves once, 4
 #  7   input:
 #  8     steps:
-#  9       - {tile: "[2|2]"}
+#  9       - {tile: "[2|2]"}  # noqa: ERA001  (the document shown with its line numbers)
 # 10   expected:
 
 

@@ -110,7 +110,7 @@ def test_tile_outside_the_set(tmp_path):
 
 def test_tile_twice_across_hands_boneyard_and_layout(tmp_path):
     hands = [FULL_SET[0:7], FULL_SET[7:14]]
-    boneyard = FULL_SET[14:27] + [FULL_SET[0]]
+    boneyard = [*FULL_SET[14:27], FULL_SET[0]]
     err = only_error(tmp_path, play_fixture(hands, boneyard))
     assert "HR-SET-1" in err and "[0|0] appears twice" in err
 
@@ -147,7 +147,7 @@ def test_illegal_placement_where_the_fixture_says_legal(tmp_path):
 
 
 def test_branch_before_linear_sides_in_a_play_fixture(tmp_path):
-    hands = [["[2|2]", "[2|3]"] + FULL_SET[20:25], FULL_SET[0:7]]
+    hands = [["[2|2]", "[2|3]", *FULL_SET[20:25]], FULL_SET[0:7]]
     rest = [t for t in FULL_SET if t not in hands[0] and t not in hands[1]]
     text = play_fixture(hands, rest, '[{tile: "[2|2]"}, {tile: "[2|3]", target: "[2|2]", port: branch-a}]')
     errs = errors_for(tmp_path, text)
@@ -181,8 +181,7 @@ def test_not_utf8_says_the_line_and_column(tmp_path):
 # ---------------------------------------------------------------- hostile input
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for i in range(1, 12):
-        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    lines.extend(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 12))
     start = time.perf_counter()
     err = only_error(tmp_path, "- " + "\n  ".join(lines) + "\n")
     assert time.perf_counter() - start < 2

@@ -19,7 +19,9 @@ from horserace.resources.paths import default_corpus, perft_tables_dir
 
 pytestmark = pytest.mark.slow
 
-COMBINATIONS = [dict(zip(VARIANT_FIELDS, readings)) for readings in itertools.product(*VARIANT_FIELDS.values())]
+COMBINATIONS = [
+    dict(zip(VARIANT_FIELDS, readings, strict=True)) for readings in itertools.product(*VARIANT_FIELDS.values())
+]
 
 
 @pytest.fixture(scope="module")

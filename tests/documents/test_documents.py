@@ -268,7 +268,7 @@ def test_italian_and_finnish_snapshots_agree():
     """it "Posata" / fi "Pelattu": the two documents print the same snapshots, one for
     one and in the same order."""
     assert len(ITALIAN_SNAPSHOTS) == len(FINNISH_SNAPSHOTS)
-    for n, (it, fi) in enumerate(zip(ITALIAN_SNAPSHOTS, FINNISH_SNAPSHOTS)):
+    for n, (it, fi) in enumerate(zip(ITALIAN_SNAPSHOTS, FINNISH_SNAPSHOTS, strict=True)):
         assert it == fi, f"snapshot {n + 1}: Posata {it.placed} and Pelattu {fi.placed} differ:\n  it {it}\n  fi {fi}"
 
 
@@ -280,7 +280,7 @@ def corpus_steps(corpus):
     for fx in corpus.fixtures:
         if fx.kind != "layout" or not fx.applies_under(CANONICAL):
             continue
-        for i, (placement, expected) in enumerate(zip(fx.input["steps"], fx.expected["steps"])):
+        for i, (placement, expected) in enumerate(zip(fx.input["steps"], fx.expected["steps"], strict=True)):
             yield fx, i, canonical_tile(placement["tile"]), expected
 
 

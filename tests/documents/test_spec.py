@@ -72,7 +72,7 @@ def test_every_rule_has_its_group_statement_and_register_entries():
     its text without the Sources list, and the entries its Interpretations line names,
     all of them in the register."""
     rules, entries = load_rules(), load_interpretations()
-    groups = set(re.findall(r"^## (.+)$", (spec_dir() / "rules.md").read_text(encoding="utf-8"), re.M))
+    groups = set(re.findall(r"^## (.+)$", (spec_dir() / "rules.md").read_text(encoding="utf-8"), re.MULTILINE))
     for rule in rules.values():
         assert rule.group in groups, rule.id
         assert rule.statement and "Sources:" not in rule.statement, rule.id
@@ -99,7 +99,7 @@ def test_the_glossary_is_read_as_data():
 
 def _entry_rules(entry_text: str) -> tuple[str, ...] | None:
     """The rules an entry's ``Where:`` paragraph lists after ``Rules:``, or None."""
-    found = re.search(r"Rules: ([^\n]+)$", entry_text, re.M)
+    found = re.search(r"Rules: ([^\n]+)$", entry_text, re.MULTILINE)
     return tuple(re.findall(r"HR-[A-Z]+-\d+", found.group(1))) if found else None
 
 

@@ -16,7 +16,7 @@ from horserace.errors import IllegalAction
 
 
 @pytest.mark.parametrize(
-    "old, name, new",
+    ("old", "name", "new"),
     [
         ("horserace.playout", "play_random_hand", play_random_hand),
         ("horserace.tiles", "parse_tile", parse_tile),

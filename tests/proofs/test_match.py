@@ -102,4 +102,4 @@ def test_settle_is_seat_blind(case):
         target=61,
     )
     assert sorted(order[k] for k in moved.match_winners) == sorted(base.match_winners)
-    assert all(after >= before for after, before in zip(base.scores, scores))
+    assert all(after >= before for after, before in zip(base.scores, scores, strict=True))

@@ -67,7 +67,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("proof,wrong,shows", CASES, ids=lambda x: getattr(x, "__name__", getattr(x, "name", "")))
+@pytest.mark.parametrize(
+    ("proof", "wrong", "shows"), CASES, ids=lambda x: getattr(x, "__name__", getattr(x, "name", ""))
+)
 def test_a_wrong_model_gives_a_counterexample(proof, wrong, shows):
     result = proof(wrong)
     assert result.status == proofs.COUNTEREXAMPLE, result.explain()
@@ -91,7 +93,7 @@ def test_losers_paying_is_refuted(sides):
     result = proofs.scores_never_decrease(sides, models.WRONG_MATCH_LOSERS_PAY)
     assert result.status == proofs.COUNTEREXAMPLE, result.explain()
     cx = result.counterexample
-    assert any(a < b for a, b in zip(cx["scores after (model)"], cx["scores before"]))
+    assert any(a < b for a, b in zip(cx["scores after (model)"], cx["scores before"], strict=True))
 
 
 @pytest.mark.parametrize(
@@ -108,7 +110,7 @@ def test_wrong_tie_settlements_are_refuted(wrong, sides):
 
 
 def test_no_witness_for_a_model_that_does_not_round():
-    additive = models.RoundingModel("pips as points, no rounding", lambda p: models.int_term(p))
+    additive = models.RoundingModel("pips as points, no rounding", models.int_term)
     witness = proofs.rounding_once_witness(additive)
     assert not witness.found and witness.reason == "unsat"
 

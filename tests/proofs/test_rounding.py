@@ -36,7 +36,7 @@ def test_rounding_proof(proof):
 def test_z3_finds_that_rounding_separately_differs_and_the_engine_rounds_once(capsys):
     witness = proofs.rounding_once_witness(models.ROUNDING)
     assert witness.found, witness.explain()
-    print(witness.explain())
+    print(witness.explain())  # noqa: T201  (the witness, seen with -s)
     a, b = witness.values["opponent pips"]
     assert (a, b) == (1, 2)  # the smallest: 3 -> 5 -> 1 point; 1 -> 0 and 2 -> 0 separately
     once, separately = witness.values["credit rounded once"], witness.values["credit rounded separately"]

@@ -31,7 +31,7 @@ def test_ties_proof(sides):
     proofs.require(proofs.tied_winners_full_credit(sides, models.BLOCKED_SETTLEMENT))
 
 
-@pytest.mark.parametrize("seats,top", [(2, 5), (3, 5), (4, 3)])
+@pytest.mark.parametrize(("seats", "top"), [(2, 5), (3, 5), (4, 3)])
 def test_model_is_settle_on_every_small_hand(seats, top):
     problems = []
     for pips in itertools.product(range(top + 1), repeat=seats):

@@ -67,11 +67,11 @@ def engine_defaults(tie) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, parameter in inspect.signature(tie).parameters.items():
         value = parameter.default
-        if isinstance(value, FunctionType) and value.__module__.startswith("horserace.engine"):
-            out[name] = value
-        elif isinstance(value, type) and issubclass(value, Hand):
-            out[name] = value
-        elif isinstance(value, Sequence) and not isinstance(value, str) and name == "table":
+        if (
+            (isinstance(value, FunctionType) and value.__module__.startswith("horserace.engine"))
+            or (isinstance(value, type) and issubclass(value, Hand))
+            or (isinstance(value, Sequence) and not isinstance(value, str) and name == "table")
+        ):
             out[name] = value
     return out
 
@@ -121,7 +121,7 @@ def test_the_check_sees_a_rule_written_beside_its_function(monkeypatch):
             low = min(totals)
             winners = tuple(s for s, t in enumerate(totals) if t == low)
         credits = [(sum(totals) - totals[s] + 2) // 5 if s in winners else 0 for s in range(len(totals))]
-        after = tuple(a + c for a, c in zip(scores, credits))
+        after = tuple(a + c for a, c in zip(scores, credits, strict=True))
         return settlement.Settlement(
             winners, tuple(credits), after, tuple(s for s, a in enumerate(after) if a >= target)
         )

@@ -42,9 +42,9 @@ def test_scores_never_decrease_over_a_match(seed, seating, ruleset):
         for event in h.events:
             scores = getattr(event, "scores", None)
             if scores is not None:
-                assert all(b >= a for a, b in zip(previous, scores))
+                assert all(b >= a for a, b in zip(previous, scores, strict=True))
         match.finish(h)
-        assert all(b >= a for a, b in zip(previous, match.scores))
+        assert all(b >= a for a, b in zip(previous, match.scores, strict=True))
         previous = list(match.scores)
     assert match.over, "a match to the target always ends"
     assert all(match.scores[w] >= ruleset.target for w in match.winners)

@@ -398,10 +398,12 @@ class MatchMachine(RuleBasedStateMachine):
     def scores_never_decrease(self) -> None:
         """Scores only grow, within a hand and across the hands of a match."""
         scores = list(self.hand.scores)
-        assert all(b >= a for a, b in zip(self.scores_seen, scores)), f"scores fell: {self.scores_seen} -> {scores}"
+        assert all(b >= a for a, b in zip(self.scores_seen, scores, strict=True)), (
+            f"scores fell: {self.scores_seen} -> {scores}"
+        )
         for e in self._new_events():
             if isinstance(e, (HandEnd, MatchEnd)):
-                assert all(b >= a for a, b in zip(self.scores_seen, e.scores)), "an event's scores fell"
+                assert all(b >= a for a, b in zip(self.scores_seen, e.scores, strict=True)), "an event's scores fell"
         self.scores_seen = scores
 
     @invariant()
@@ -434,7 +436,7 @@ class MatchMachine(RuleBasedStateMachine):
             assert (e.winners, e.credits) == (winners, credits), (
                 f"settlement {e.winners, e.credits}, the model says {winners, credits}"
             )
-            expected = [s + c for s, c in zip(expected, credits)]
+            expected = [s + c for s, c in zip(expected, credits, strict=True)]
         assert list(h.scores) == expected, f"scores {h.scores}, the model says {expected}"
 
     @invariant()

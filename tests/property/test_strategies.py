@@ -177,7 +177,9 @@ def test_settlement_states_are_valid_settlement_fixtures(state):
         assert (not h) == (seat == state["ended_by"])
     assert all(s < state["target"] for s in state["scores"])
     (fixture,) = load_checked(as_fixture("settlement", state))
-    assert fixture.expected["scores"] == [s + c for s, c in zip(state["scores"], fixture.expected["credits"])]
+    assert fixture.expected["scores"] == [
+        s + c for s, c in zip(state["scores"], fixture.expected["credits"], strict=True)
+    ]
 
 
 # ---------------------------------------------------------------------- play
@@ -188,7 +190,7 @@ def test_play_scenarios_are_complete_valid_play_fixtures(data):
     (fixture,) = load_checked(as_fixture("play", scenario, ruleset.variants))
     observed = fixture.expected
     assert len(observed["hands"]) == len(scenario["hands"])
-    for listed, played in zip(scenario["hands"], observed["hands"]):
+    for listed, played in zip(scenario["hands"], observed["hands"], strict=True):
         kinds = [e["event"] for e in played["events"]]
         assert kinds[-1] in ("hand-end", "match-end"), "the placements do not play the hand to its end"
         assert kinds.count("place") == sum("tile" in p for p in listed["placements"])

@@ -103,7 +103,7 @@ def test_the_leak_check_catches_a_mutant_left_in(monkeypatch):
     m = _find("settlement", "core/ReplaceBinaryOperator_FloorDiv_Mul", "return round_to_five(pips) // 5")
     undo = cm._Patches.undo
     kept: list[cm._Patches] = []
-    monkeypatch.setattr(cm._Patches, "undo", lambda self: kept.append(self))
+    monkeypatch.setattr(cm._Patches, "undo", lambda self: kept.append(self))  # noqa: PLW0108  (a method: self is the argument)
     with cm.applied(m):
         pass
     try:
@@ -146,7 +146,7 @@ def test_a_mutant_of_tile_is_judged_on_what_the_replay_reads(corpus):
     m = _find("tiles", "core/ReplaceComparisonOperator_LtE_Lt", "if not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):")
     outcome = cm.judge(m, cm.covering(m, corpus.fixtures, coverage), every=corpus.fixtures)
     assert outcome.status == "killed" and "horserace.corpus.observers" in outcome.note, outcome
-    assert cm.engine_fingerprint() == before and observers._WRITTEN == table
+    assert cm.engine_fingerprint() == before and table == observers._WRITTEN
     following = _find("settlement", "core/ReplaceBinaryOperator_FloorDiv_Mul", "return round_to_five(pips) // 5")
     assert cm.judge(following, cm.covering(following, corpus.fixtures, coverage)).status == "killed"
     assert cm.engine_fingerprint() == before

@@ -38,7 +38,7 @@ def test_independent_readings_are_told_apart(corpus):
     for fid, change in both.items():
         expected = ("branch_use",) if fid in branch else ("continuation_without_tile",)
         assert change.attribution.alone == expected, (fid, change.attribution)
-    # "Position S, depth 3, one branch per spinner - the second branch of [3|3] is never a move"
+    # "Position S, depth 3, one branch per spinner - the second branch of [3|3] is never a move"  # noqa: ERA001  (a quoted description)
     assert both["8F4FM2"].attribution.alone == ("branch_use",)
 
 

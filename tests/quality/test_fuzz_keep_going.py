@@ -127,7 +127,7 @@ def interrupted_after_a_batch():
             sent.append(True)
             os.kill(os.getpid(), signal.SIGINT)
 
-    yield interrupt
+    return interrupt
 
 
 def test_ctrl_c_says_the_seeds_done_the_findings_so_far_and_how_to_resume(tmp_path, interrupted_after_a_batch):

@@ -91,7 +91,7 @@ def test_matches_carry_scores_to_the_end_of_the_match():
         fx = Fixture.observed(GENERATORS["match"](seed, SEATINGS[seed % 4], CANONICAL), "(test)", 0)
         hands = fx.expected["hands"]
         started_above_zero += any(fx.input["scores"])
-        for before, following in zip(hands, fx.input["hands"][1:]):
+        for before, following in zip(hands, fx.input["hands"][1:], strict=False):
             end = before["events"][-1]
             assert end["event"] == "hand-end"
             openers_by_lot += end["next_opener"] is None  # after a block: a lot
@@ -141,7 +141,10 @@ def test_each_kind_shrinks_to_a_minimal_valid_finding(mutant, kind, tmp_path):
     )
     finding = finding_of(scenario, small)
     assert disagrees(small.outcome)
-    assert all(a <= b for a, b in zip(finding.size.values(), finding.original_size.values())) or kind == "layout"
+    assert (
+        all(a <= b for a, b in zip(finding.size.values(), finding.original_size.values(), strict=True))
+        or kind == "layout"
+    )
     if kind == "play" or kind in ("hand", "match"):
         assert finding.size["hands"] == 1
         placements = small.fixture.input["hands"][0]["placements"]

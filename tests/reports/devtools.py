@@ -15,6 +15,7 @@ system browser and no driver to download.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -22,7 +23,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 __all__ = ["BASE_FLAGS", "Browser", "BrowserError", "Page"]
 
@@ -76,23 +77,19 @@ class Browser:
         self._next_id = 0
         self.events: list[dict[str, Any]] = []
 
-    def __enter__(self) -> Browser:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
         self.proc.wait()
         for fd in (self._commands, self._answers):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         if self.proc.stderr:
             self.proc.stderr.close()
 

@@ -83,7 +83,7 @@ def test_report_takes_the_option_too(tmp_path, capsys):
 def test_a_choice_that_is_none_of_the_three_is_refused(tmp_path, capsys):
     assert main(["conform", "--color", "sometimes", "--report-dir", str(tmp_path / "r")]) == ExitCode.USAGE
     assert "--color: 'sometimes': give one of auto, always, never" in capsys.readouterr().err
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'sometimes': give one of"):
         colour.choose("sometimes")
 
 

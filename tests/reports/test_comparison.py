@@ -180,7 +180,8 @@ def test_with_reports_of_their_own_failing_cells_open_the_section_of_that_report
     ]
     assert "<section" not in html
     reports = {
-        folder: render_html(run.header, run.results, run.footer) for folder, run in zip(["ref", "evil", "later"], runs)
+        folder: render_html(run.header, run.results, run.footer)
+        for folder, run in zip(["ref", "evil", "later"], runs, strict=True)
     }
     for link in opened:
         folder, place = link.split("/report.html#")

@@ -17,10 +17,9 @@ from horserace.reports.stream import ResultStream, read_stream
 
 def test_a_signal_inside_the_block_acts_after_it():
     reached = []
-    with pytest.raises(KeyboardInterrupt):
-        with deferred_signals():
-            os.kill(os.getpid(), signal.SIGINT)
-            reached.append("the rest of the block")
+    with pytest.raises(KeyboardInterrupt), deferred_signals():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached.append("the rest of the block")
     assert reached == ["the rest of the block"]
 
 
@@ -41,7 +40,7 @@ def test_a_signal_while_a_report_is_written_leaves_it_whole(tmp_path, monkeypatc
     monkeypatch.setattr(os, "replace", replace_after_a_signal)
     with pytest.raises(KeyboardInterrupt):
         atomic_write(tmp_path / "report.md", "whole\n")
-    assert (tmp_path / "report.md").read_text() == "whole\n" and os.listdir(tmp_path) == ["report.md"]
+    assert (tmp_path / "report.md").read_text() == "whole\n" and [p.name for p in tmp_path.iterdir()] == ["report.md"]
 
 
 def test_a_signal_while_the_stream_is_finished_leaves_it_in_place(tmp_path, monkeypatch):
@@ -57,4 +56,4 @@ def test_a_signal_while_the_stream_is_finished_leaves_it_in_place(tmp_path, monk
         stream.finish({"counts": {}, "conformant": True})
     header, results, footer = read_stream(tmp_path / "results.jsonl")
     assert header["record"] == "header" and results == [] and footer["conformant"]
-    assert os.listdir(tmp_path) == ["results.jsonl"]
+    assert [p.name for p in tmp_path.iterdir()] == ["results.jsonl"]

@@ -184,7 +184,7 @@ def test_branch_use_one_leaves_no_second_branch():
 
 
 @pytest.mark.parametrize(
-    "bad, drawn",
+    ("bad", "drawn"),
     [
         ({"tile": "<script>", "target": "[4|4]", "port": "branch-a"}, 4),  # not tile notation
         ({"tile": "[2|5]", "target": "[3|4]", "port": "low"}, 4),  # no half 3 (HR-PLACE-1)
@@ -199,7 +199,7 @@ def test_branch_use_one_leaves_no_second_branch():
     ],
 )
 def test_illegal_placements_do_not_crash(bad, drawn):
-    svg = layout_svg(SEQUENCE[:4] + [bad] + SEQUENCE[4:], title=HOSTILE)
+    svg = layout_svg([*SEQUENCE[:4], bad, *SEQUENCE[4:]], title=HOSTILE)
     root = parse(svg)
     assert root.get("data-tiles") == str(drawn)
     notes = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "note"]

@@ -27,8 +27,23 @@ OUTSIDE = """[...document.querySelectorAll('svg.forest g.row')].filter(g => {
 
 def test_the_page_draws_every_metric_in_chromium(tmp_path):
     main(
-        ["impact", "--rules", "canonical", "--rules", "one-branch", "--matches", "12"]
-        + ["--players", "2", "--players", "4", "--html", str(tmp_path / "out"), "--format", "json"]
+        [
+            "impact",
+            "--rules",
+            "canonical",
+            "--rules",
+            "one-branch",
+            "--matches",
+            "12",
+            "--players",
+            "2",
+            "--players",
+            "4",
+            "--html",
+            str(tmp_path / "out"),
+            "--format",
+            "json",
+        ]
     )
     page_file = tmp_path / "out" / "impact.html"
     artifacts = os.environ.get("HORSERACE_ARTIFACTS")

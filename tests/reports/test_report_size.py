@@ -102,7 +102,7 @@ def test_the_report_of_a_run_in_which_every_fixture_fails(tmp_path):
     pages = pages_of(folder / "report.html")
     assert list(pages) == [(folder / "report.html").resolve()]  # one page, no other page to load
     total = sum(pages.values())
-    print(f"report folder HTML, {fixtures} failing fixtures: {total:,} bytes ({total / fixtures:,.0f} a fixture)")
+    print(f"report folder HTML, {fixtures} failing fixtures: {total:,} bytes ({total / fixtures:,.0f} a fixture)")  # noqa: T201  (the figure, seen with -s)
     assert total < FAILING_RUN_LIMIT_PER_FIXTURE * fixtures, f"{total:,} bytes"
 
 
@@ -111,7 +111,7 @@ def test_the_comparison_of_five_implementations(tmp_path):
     pages = pages_of(folder / "index.html")
     assert len(pages) == 6  # the page and the five reports
     total = sum(pages.values())
-    print(f"comparison of five implementations: {total:,} bytes in {len(pages)} pages")
+    print(f"comparison of five implementations: {total:,} bytes in {len(pages)} pages")  # noqa: T201  (the figure, seen with -s)
     assert total < COMPARISON_LIMIT, f"{total:,} bytes"
 
 

@@ -58,10 +58,9 @@ def test_markdown_and_json_carry_the_rule_table(report):
 
 def test_the_stream_is_finished_even_when_the_run_is_cut_short(tmp_path):
     path = tmp_path / "results.jsonl"
-    with pytest.raises(KeyboardInterrupt):
-        with ResultStream(path, {"command": "x"}) as stream:
-            stream.add({"record": "result", "id": "AAAAAA", "status": "pass", "rule": "HR-SET-1"})
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), ResultStream(path, {"command": "x"}) as stream:
+        stream.add({"record": "result", "id": "AAAAAA", "status": "pass", "rule": "HR-SET-1"})
+        raise KeyboardInterrupt
     header, results, footer = read_stream(path)
     assert header["command"] == "x" and len(results) == 1
     assert footer["interrupted"] is True and footer["conformant"] is False

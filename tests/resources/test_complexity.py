@@ -67,7 +67,7 @@ def test_ci_runs_the_static_checks_then_the_readme_test_command_the_fast_tier_fi
     ]
     script = CI[CI.index("set -euo pipefail") :].replace('\\"', '"')  # the commands, unquoted once
     where = [script.find(step) for step in steps]
-    assert -1 not in where, [s for s, at in zip(steps, where) if at < 0]
+    assert -1 not in where, [s for s, at in zip(steps, where, strict=True) if at < 0]
     assert where == sorted(where)
     # One virtualenv: built once with every extra; the README's command finds it built.
     assert script.index("python3 -m venv") < where[0] and script.count("python3 -m venv") == 2

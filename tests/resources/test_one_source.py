@@ -32,7 +32,7 @@ def _at(schema: dict, pointer: tuple[str, ...]):
     return schema
 
 
-@pytest.mark.parametrize("name, pointer", READINGS_IN)
+@pytest.mark.parametrize(("name", "pointer"), READINGS_IN)
 def test_schemas_name_the_register_readings_of_the_ruleset(name, pointer):
     properties = _at(load_schema(name), pointer)["properties"]
     assert {field: _enum(p) for field, p in properties.items()} == VARIANT_FIELDS
@@ -48,7 +48,7 @@ def _enum(prop: dict) -> tuple[str, ...]:
     return tuple(one["enum"])
 
 
-@pytest.mark.parametrize("name, pointer", KINDS_IN)
+@pytest.mark.parametrize(("name", "pointer"), KINDS_IN)
 def test_schemas_name_the_fixture_kinds(name, pointer):
     assert tuple(_at(load_schema(name), pointer)) == KINDS
 

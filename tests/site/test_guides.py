@@ -57,9 +57,12 @@ def dead_links(document: Path, root: Path = ROOT) -> list[str]:
         where = f"{document.relative_to(root)}: {href}"
         if not target.is_relative_to(root) or not target.exists():
             dead.append(f"{where}: no such file")
-        elif parts.fragment and target.suffix == ".md":
-            if unquote(parts.fragment) not in anchors(target.read_text(encoding="utf-8")):
-                dead.append(f"{where}: no heading {parts.fragment!r} in {target.name}")
+        elif (
+            parts.fragment
+            and target.suffix == ".md"
+            and unquote(parts.fragment) not in anchors(target.read_text(encoding="utf-8"))
+        ):
+            dead.append(f"{where}: no heading {parts.fragment!r} in {target.name}")
     return dead
 
 

@@ -85,7 +85,7 @@ def _machine_paths(*folders: Path) -> list[str]:
     made relative to a working folder of ``/`` reads), the user's home, any temporary
     folder and any installed package's (so a document the site renders, the changelog
     among them, does not quote these words either)."""
-    needles = ["site-packages", "/tmp/", f"{Path.home()}/", "_scenarios", "_spec"]
+    needles = ["site-packages", "/tmp/", f"{Path.home()}/", "_scenarios", "_spec"]  # noqa: S108  (a needle: no page may name /tmp/)
     for folder in folders:
         resolved = str(folder.resolve())
         needles += [resolved, resolved.lstrip("/")]
@@ -192,11 +192,13 @@ def test_every_layout_and_play_fixture_is_drawn_after_every_step(site, corpus):
             assert sums[setup:] == expected, fx.id
         else:
             expected = []
-            for hand, outcome in zip(fx.input["hands"], fx.expected["hands"]):
+            for hand, outcome in zip(fx.input["hands"], fx.expected["hands"], strict=True):
                 counts = [ev["count"] for ev in outcome["events"] if ev["event"] == "place"]
                 expected += ([None] if hand.get("layout") else []) + counts
             assert len(sums) == len(expected), fx.id
-            assert [s for s, x in zip(sums, expected) if x is not None] == [x for x in expected if x is not None], fx.id
+            assert [s for s, x in zip(sums, expected, strict=True) if x is not None] == [
+                x for x in expected if x is not None
+            ], fx.id
         drawn += len(sums)
     assert drawn > 200
 

@@ -152,7 +152,7 @@ def _expected_drawings(fx) -> int:
         return len(fx.input["steps"]) + (1 if fx.input.get("setup") else 0)
     return sum(
         (1 if hand.get("layout") else 0) + sum(1 for ev in outcome["events"] if ev["event"] == "place")
-        for hand, outcome in zip(fx.input["hands"], fx.expected["hands"])
+        for hand, outcome in zip(fx.input["hands"], fx.expected["hands"], strict=True)
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -205,7 +204,7 @@ def _check_options(args: argparse.Namespace, argvs: list[list[str]]) -> None:
     if args.write_expectations:
         target = Path(args.write_expectations)
         try:  # opened now, not after the run: appending creates it and changes nothing in it
-            with open(target, "a", encoding="utf-8"):
+            with target.open("a", encoding="utf-8"):
                 pass
         except OSError as exc:
             raise UsageError(f"horserace: --write-expectations {target}: cannot write it: {exc.strerror}") from None
@@ -290,7 +289,7 @@ def _list(argvs: list[list[str]], fixtures: list[Fixture], session: Session, arg
                         "line": fx.line,
                     }
                     | ({"skip": reason} if reason else {"run": True})
-                    for fx, reason in zip(fixtures, reasons)
+                    for fx, reason in zip(fixtures, reasons, strict=True)
                 ],
                 "run": sum(1 for r in reasons if not r),
                 "skip": sum(1 for r in reasons if r),
@@ -483,7 +482,7 @@ def shown_command(impl: str | None) -> str:
 
 def _shown_path(word: str) -> str:
     """An absolute path inside the working folder, relative to it; any other word as given."""
-    if os.path.isabs(word):
+    if Path(word).is_absolute():
         try:
             return Path(word).relative_to(Path.cwd()).as_posix()
         except ValueError:

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     runs = [load_run(Path(path)) for path in args.streams]
     seen: dict[Path, str] = {}
-    for path, one in zip(args.streams, runs):
+    for path, one in zip(args.streams, runs, strict=True):
         assert one.source is not None
         where = one.source.resolve()
         if where in seen:
@@ -60,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     out_dir = Path(args.out or REPORT_DIR)
     writable_folder(out_dir, "--out")
     folders = unique_folders(folder_name(one.hello, f"impl-{n}") for n, one in enumerate(runs, 1))
-    written = [write_run(one, out_dir / folder, args.link_base) for one, folder in zip(runs, folders)]
+    written = [write_run(one, out_dir / folder, args.link_base) for one, folder in zip(runs, folders, strict=True)]
     print_runs(runs, written, write_comparison(runs, out_dir, folders, args.link_base), args.format)
     return ExitCode.OK
