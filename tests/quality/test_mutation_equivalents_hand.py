@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import operator
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -109,7 +109,7 @@ class _EndTurnWatched(Hand):
     """Records each end of turn that finds the hand blocked (under ``immediate``, with the
     boneyard empty, no hand holds a placement): the block :meth:`Hand.end_turn` checks for."""
 
-    found: list[str] = []
+    found: ClassVar[list[str]] = []
 
     def end_turn(self, seat: int) -> None:
         open_mask = self.layout.open_mask
@@ -233,7 +233,7 @@ class _DrawsPastTheEnd(_BoundsAsIdentities, _KeptBack):  # type: ignore[valid-ty
 
     def draw(self, seat: int) -> int:
         self._bounds()
-        end = self._boneyard_end  # type: ignore[has-type]  # set by the engine's __init__, through a base mypy cannot see
+        end = self._boneyard_end
         self._boneyard_end = len(self.boneyard)  # HR-DRAW-4 refused only past the kept tiles
         try:
             return int(Hand.draw(self, seat))
@@ -372,7 +372,7 @@ def _settles_alike(m: cm.CodeMutant) -> bool:
     cases += [(p, partnership) for p in itertools.product(range(7), repeat=4) for partnership in (False, True)]
 
     def run() -> list[Any]:
-        out = []
+        out: list[Any] = []
         for pips, partnership in cases:
             sides = 2 if partnership else len(pips)
             try:
