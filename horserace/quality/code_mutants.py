@@ -630,7 +630,9 @@ def _patch_functions(patches: _Patches, home: str, ons: dict[str, Any], mns: dic
 
 
 def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
-    """``live.name`` made ``new``, and the same name where other modules imported it."""
+    """``live.name`` made ``new``, and the same name where other modules imported it
+    from ``live`` (``from live import name``): holding the same object is not enough, as
+    a module that computes its own ``_BOTH_LINEAR = 12`` holds the one ``12`` CPython keeps."""
     old = live.__dict__.get(name, _MISSING)
     patches.set(live, name, new)
     if old is not _MISSING:  # the same name imported from it by other modules
@@ -640,8 +642,31 @@ def _replace(patches: _Patches, live: ModuleType, name: str, new: Any) -> None:
                 and other is not None
                 and other.__name__.startswith("horserace.")
                 and other.__dict__.get(name) is old
+                and (live.__name__, name) in _imported_names(getattr(other, "__file__", None) or "", other.__name__)
             ):
                 patches.set(other, name, new)
+
+
+@functools.cache
+def _imported_names(path: str, module: str) -> frozenset[tuple[str, str]]:
+    """The (module, name) pairs a module's source imports by ``from module import name``
+    (relative imports resolved), under the name itself."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return frozenset()
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            source = ".".join([*base, node.module] if node.module else base)
+        else:
+            source = node.module or ""
+        out.update((source, a.name) for a in node.names if a.asname in (None, a.name))
+    return frozenset(out)
 
 
 @functools.cache

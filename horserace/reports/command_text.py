@@ -300,8 +300,7 @@ def code_mutants_text(result: dict[str, Any]) -> str:
             lines.extend(f"    {d}" for d in s["diff"].splitlines()[2:])
     if len(result["survivors"]) > SHOWN_SURVIVOR_DIFFS:
         lines.append(f"(diffs of the first {SHOWN_SURVIVOR_DIFFS} survivors shown; --format json has every one)")
-    for s in result["stale"]:
-        lines.append(f"STALE     triage entry {s['entry']}: {s['why']}")
+    lines.extend(f"STALE     triage entry {s['entry']}: {s['why']}" for s in result["stale"])
     sampled = "" if result["mutants"] == result["enumerated"] else f" (a sample of {result['enumerated']:,})"
     lines.append(
         f"{result['mutants']:,} code mutants{sampled} of horserace/engine/ ({result['operators']}), "

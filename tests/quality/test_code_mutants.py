@@ -307,3 +307,17 @@ def test_what_a_fixture_keeps_is_made_before_the_mutant_is_in():
     assert cm.judge(m, fixtures).status == "survived"
     failing = [fx.id for fx in fixtures if replay_fixture(fx).status != Status.PASS]
     assert failing == []
+
+
+_PORT_BITS = "_LA, _LB, _BA, _BB = 1 << LINEAR_A, 1 << LINEAR_B, 1 << BRANCH_A, 1 << BRANCH_B"
+
+
+def test_a_constant_is_put_only_where_it_was_imported_from_the_mutated_module():
+    """``_LB = 1 << LINEAR_B`` as ``*`` makes ``_LB`` 3 and layout's ``_BOTH_LINEAR`` 7.
+    house_rules computes its own ``_BOTH_LINEAR = 12``, the one 12 CPython keeps: holding
+    the same object, it was given 7 too, built again as 12, and that 12 put back into
+    layout, so that the mutant survived whenever house_rules was imported. It is killed."""
+    import horserace.quality.house_rules  # noqa: F401  (the module whose own constant was caught)
+
+    m = _find("layout", "core/ReplaceBinaryOperator_LShift_Mul", _PORT_BITS, 1)
+    assert cm.judge(m, load_paths(None).fixtures).status == "killed"

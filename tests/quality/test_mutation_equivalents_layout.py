@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("cosmic_ray", reason="the [mutation] extra (cosmic-ray) is not installed")
 
-from horserace.engine import layout as L
+from horserace.engine import layout as layout_module
 from horserace.engine.hand import Hand
 from horserace.engine.layout import BRANCH_A, BRANCH_B, LINEAR_A, LINEAR_B, PORT_HIGH, PORT_LOW, Layout
 from horserace.engine.tiles import FULL_SET_MASK, HIGH, IS_DOUBLE, LOW, VALUE_MASK
@@ -195,17 +195,15 @@ def _normalise_cases() -> tuple[tuple[Layout, int, int | None, int | None], ...]
     """Every move of every tile off the layout, on a double of the layout (each port, the
     ones it does not have included) or on its first tile, on a sample of the positions
     (each kind of spinner state under both readings of HRI-10 among them)."""
-    cases = []
+    cases: list[tuple[Layout, int, int | None, int | None]] = []
     positions = _positions()
     for one, moves in positions[:: max(1, len(positions) // 150)]:
         layout = _built(one, moves)
-        targets = [t for t in layout.order if IS_DOUBLE[t]][:3] + [layout.order[0]]
+        targets = [*[t for t in layout.order if IS_DOUBLE[t]][:3], layout.order[0]]
         for t in range(28):
             if t in layout:
                 continue
-            for target in targets:
-                for port in range(6):
-                    cases.append((layout, t, target, port))
+            cases.extend((layout, t, target, port) for target in targets for port in range(6))
     return tuple(cases)
 
 
@@ -394,13 +392,13 @@ def test_the_values_counted_are_the_open_ones_and_any_with_no_move():
         assert all(bool(layout._slots[v]) == bool(layout._open_values >> v & 1) for v in range(7))
     hands = [FULL_SET_MASK, *(VALUE_MASK[v] for v in range(7)), 0x5A5A5A5, 0xA5A5A5A]
     reference = [len(layout.moves_for_mask(hand)) for layout in layouts for hand in hands]
-    assert _counts(layouts, L._VALUES_OF, hands) == reference
+    assert _counts(layouts, layout_module._VALUES_OF, hands) == reference
     for m in _VALUES_OF_MUTANTS:
         table = cm._namespace("layout", cm.mutated_source(m))["_VALUES_OF"]
         for b in range(128):
-            assert set(L._VALUES_OF[b]) <= set(table[b]) and len(set(table[b])) == len(table[b]), (m.key, b)
+            assert set(layout_module._VALUES_OF[b]) <= set(table[b]) and len(set(table[b])) == len(table[b]), (m.key, b)
         assert _counts(layouts, table, hands) == reference, m.key
-    short = tuple(tuple(v for v in vs if v) for vs in L._VALUES_OF)
+    short = tuple(tuple(v for v in vs if v) for vs in layout_module._VALUES_OF)
     assert _counts(layouts, short, hands) != reference
 
 
