@@ -52,6 +52,8 @@ def _placement(p: dict[str, Any]) -> str:
         return "the continuation given up (end of turn)"
     if p.get("target") is None:
         return f"{p['tile']} (opening)"
+    if p.get("port") is None:  # an illegal fixture's placement may name no port (HR-MOVE-1)
+        return f"{p['tile']} on {p['target']}, no port named"
     return f"{p['tile']} on {p['target']} {p['port']}"
 
 
