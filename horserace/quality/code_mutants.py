@@ -656,7 +656,7 @@ def _imported_names(path: str, module: str) -> frozenset[tuple[str, str]]:
     except (OSError, SyntaxError, ValueError):
         return frozenset()
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    out = set()
+    out: set[tuple[str, str]] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom):
             continue
