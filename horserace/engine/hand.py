@@ -546,6 +546,13 @@ class Hand:
             out.append(
                 Violation("HR-DRAW-1", f"seat {seat} holds no continuation that it may give up", no_continuation)
             )
+        elif not self.can_place(seat):  # HRI-2: given up only instead of a placement
+            by_end = "HR-END-3" if self.over else None  # a hand won by a domino leaves nothing to place
+            out.append(
+                Violation("HR-DRAW-2", f"seat {seat} holds no legal placement and must draw", by_end)
+                if self._next_draw < self._boneyard_end
+                else Violation("HR-PASS-1", f"seat {seat} holds no legal placement and must pass", by_end)
+            )
         return tuple(out)
 
     def turn_had_it_gone_on(self) -> tuple[Seat, tuple[Seat, str] | None, bool, bool] | None:

@@ -126,7 +126,11 @@ def test_the_boneyard():
 def test_an_end_of_turn_under_the_optional_continuation():
     h = p1(["[3|3] [0|0]", "[6|6] [5|6]"], "[2|5] [1|5]", ruleset=OPTIONAL)
     act(h, 0, "[3|3]", "[3|4]", "low")  # a double: a continuation
-    assert h.violations(0, "end-turn") == ()
+    # [0|0] fits nowhere: given up only instead of a placement, so it must draw (HRI-2)
+    assert refused_as(h, 0, "end-turn") == ("HR-DRAW-2",)
+    held = p1(["[3|3] [1|5]", "[6|6] [5|6]"], "[2|5] [0|0]", ruleset=OPTIONAL)
+    act(held, 0, "[3|3]", "[3|4]", "low")
+    assert held.violations(0, "end-turn") == ()  # [1|5] fits [1|1]: it may be given up
     h.draw(0)  # [2|5]: no 1, 3 or 4, kept
     assert refused_as(h, 0, "end-turn") == ("HR-DRAW-1",)  # drawn in: no longer given up (HRI-2)
 

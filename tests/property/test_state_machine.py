@@ -544,7 +544,7 @@ class MatchMachine(RuleBasedStateMachine):
         assert len(h.legal_placements()) == len(expected), "a legal placement is listed twice"
         model_draw = pending is None and not expected and self.draws < len(h.boneyard)
         assert h.must_draw() == model_draw, "must_draw differs from the model"
-        model_end = self._model_continuing() and self.ruleset.continuation is Continuation.OPTIONAL
+        model_end = self._model_continuing() and self.ruleset.continuation is Continuation.OPTIONAL and bool(expected)
         assert h.may_end_turn() == model_end, "may_end_turn differs from the model"
 
     @invariant()
